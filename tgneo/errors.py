@@ -1,0 +1,82 @@
+"""tgneo's errors: one root, and each class knows the HTTP status it becomes.
+
+The web layer renders any ``TgneoError`` as ``{"error": {"type": ..., "message": ...}}`` with
+``status``; the CLI prints ``message`` and exits non-zero; a stream ends with a final message carrying
+``error``. Driver exceptions are translated at the edge (``raise StoreUnavailable(...) from e``) so
+nothing above ``tgneo.store`` has to know about ``neo4j.exceptions``.
+"""
+
+from __future__ import annotations
+
+
+class TgneoError(Exception):
+    """Root of every error tgneo raises on purpose."""
+
+    status: int = 500
+
+    @property
+    def type(self) -> str:
+        """The error's wire name, e.g. ``"TraceNotFound"``."""
+        return type(self).__name__
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON body shared by HTTP errors and stream error messages."""
+        return {"type": self.type, "message": str(self)}
+
+
+class BadRequest(TgneoError):
+    """The caller sent something tgneo cannot accept; the message names the problem."""
+
+    status = 400
+
+
+class InvalidEntity(BadRequest):
+    """An explainability entity is malformed: an unknown type, a broken URI, an empty IRI."""
+
+
+class MappingError(BadRequest):
+    """RDF that the mapping table cannot place in the graph model (or the reverse)."""
+
+
+class UnsupportedFormat(TgneoError):
+    """An RDF format tgneo does not read or write."""
+
+    status = 406
+
+
+class NotFound(TgneoError):
+    """A thing that was asked for by name does not exist (in this workspace and collection)."""
+
+    status = 404
+
+
+class TraceNotFound(NotFound):
+    """No trace has this URI in this workspace and collection."""
+
+
+class ParentNotFound(BadRequest):
+    """A step names a parent step that was never recorded, so recording it would orphan it."""
+
+    status = 409
+
+
+class StoreError(TgneoError):
+    """Neo4j answered with an error tgneo did not expect."""
+
+
+class StoreUnavailable(StoreError):
+    """Neo4j cannot be reached (down, wrong URI, wrong credentials)."""
+
+    status = 503
+
+
+class RecordingFailed(StoreError):
+    """A step could not be written; its transaction was rolled back and nothing of it is stored."""
+
+
+class ProvisioningError(TgneoError):
+    """The local Neo4j could not be provisioned, started or stopped."""
+
+
+class MissingTool(ProvisioningError):
+    """A required tool (Java 17, Maven) is not installed; the message names the Debian package."""

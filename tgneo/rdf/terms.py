@@ -1,0 +1,46 @@
+"""The term model every pure module shares: rdflib terms plus a quoted triple.
+
+rdflib 7 has no RDF-star terms, yet TrustGraph's provenance points at knowledge-graph edges with
+quoted triples (``es tg:edge << s p o >>``). ``QuotedTriple`` fills that gap as a hashable value, so a
+provenance quad is simply ``Quad(s, p, o, g)`` where ``o`` may be a ``QuotedTriple``. The default graph
+is the empty string, as on TrustGraph's wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, TypeAlias
+
+from rdflib.term import BNode, Literal, URIRef
+
+DEFAULT_GRAPH = ""
+
+
+@dataclass(frozen=True, slots=True)
+class QuotedTriple:
+    """An RDF-star quoted triple ``<< s p o >>``: a reference to a statement, not an assertion of it."""
+
+    s: Subject
+    p: URIRef
+    o: Object
+
+    def __str__(self) -> str:
+        return f"<< {self.s.n3() if not isinstance(self.s, QuotedTriple) else self.s} {self.p.n3()} " + (
+            f"{self.o.n3() if not isinstance(self.o, QuotedTriple) else self.o} >>"
+        )
+
+
+Subject: TypeAlias = URIRef | BNode | QuotedTriple
+Object: TypeAlias = URIRef | BNode | Literal | QuotedTriple
+
+
+class Quad(NamedTuple):
+    """One triple in one named graph (``g == ""`` is the default graph)."""
+
+    s: Subject
+    p: URIRef
+    o: Object
+    g: str = DEFAULT_GRAPH
+
+
+Triple: TypeAlias = tuple[Subject, URIRef, Object]

@@ -1,0 +1,213 @@
+"""THE vocabulary: every namespace, class, predicate and named graph tgneo speaks, and Neo4j's names.
+
+No other module spells an IRI, a Neo4j label or a relationship type. The RDF terms are TrustGraph
+2.11.1's (``trustgraph.provenance.namespaces``); standard namespaces are rdflib's own
+``DefinedNamespace`` classes, and TrustGraph's ``https://trustgraph.ai/ns/`` terms are declared here
+with ``_fail = True`` so that a typo is an ``AttributeError`` at import time rather than a silently
+wrong IRI in a trace.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from rdflib.namespace import DC, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace, Namespace
+from rdflib.term import URIRef
+
+__all__ = [
+    "DC",
+    "PROV",
+    "RDF",
+    "RDFS",
+    "SCHEMA",
+    "SKOS",
+    "TG",
+    "XSD",
+    "GRAPH_DEFAULT",
+    "GRAPH_RETRIEVAL",
+    "GRAPH_SOURCE",
+    "PROVENANCE_GRAPHS",
+    "TRUSTGRAPH_BASE",
+    "TRUSTGRAPH_ENTITIES",
+    "Label",
+    "Rel",
+]
+
+SCHEMA = SDO
+"""schema.org (``https://schema.org/``), as TrustGraph uses it for vocabulary labels."""
+
+TRUSTGRAPH_BASE = "https://trustgraph.ai"
+TRUSTGRAPH_ENTITIES = "http://trustgraph.ai/e/"  # note: http, as TrustGraph's extracted entities
+
+GRAPH_DEFAULT = ""
+"""The default graph: extracted knowledge (facts and the ``rdfs:label`` of entities)."""
+GRAPH_SOURCE = "urn:graph:source"
+"""Extraction-time provenance: document → page → chunk → subgraph, activities, ``tg:contains``."""
+GRAPH_RETRIEVAL = "urn:graph:retrieval"
+"""Query-time explainability: every step of every question."""
+PROVENANCE_GRAPHS = frozenset({GRAPH_SOURCE, GRAPH_RETRIEVAL})
+
+
+class TG(DefinedNamespace):
+    """TrustGraph's own terms (``https://trustgraph.ai/ns/``), classes and predicates."""
+
+    _NS = Namespace("https://trustgraph.ai/ns/")
+    _fail = True
+
+    # --- classes: extraction time
+    Document: URIRef
+    Page: URIRef
+    Section: URIRef
+    Chunk: URIRef
+    Image: URIRef
+    Subgraph: URIRef
+    # --- classes: query time
+    Question: URIRef
+    GraphRagQuestion: URIRef
+    DocRagQuestion: URIRef
+    AgentQuestion: URIRef
+    Grounding: URIRef
+    Exploration: URIRef
+    Focus: URIRef
+    Synthesis: URIRef
+    EdgeSelection: URIRef
+    ChunkSelection: URIRef
+    Analysis: URIRef
+    ToolUse: URIRef
+    Conclusion: URIRef
+    Answer: URIRef
+    Reflection: URIRef
+    Thought: URIRef
+    Observation: URIRef
+    Error: URIRef
+    Decomposition: URIRef
+    Finding: URIRef
+    Plan: URIRef
+    StepResult: URIRef
+    PatternDecision: URIRef
+
+    # --- predicates: extraction time
+    contains: URIRef
+    pageCount: URIRef
+    mimeType: URIRef
+    pageNumber: URIRef
+    chunkIndex: URIRef
+    charOffset: URIRef
+    charLength: URIRef
+    chunkSize: URIRef
+    chunkOverlap: URIRef
+    componentVersion: URIRef
+    llmModel: URIRef
+    ontology: URIRef
+    embeddingModel: URIRef
+    sourceText: URIRef
+    sourceCharOffset: URIRef
+    sourceCharLength: URIRef
+    elementTypes: URIRef
+    tableCount: URIRef
+    imageCount: URIRef
+    # --- predicates: query time (GraphRAG, DocRAG)
+    query: URIRef
+    concept: URIRef
+    entity: URIRef
+    edgeCount: URIRef
+    selectedEdge: URIRef
+    edge: URIRef
+    reasoning: URIRef
+    score: URIRef
+    document: URIRef
+    chunkCount: URIRef
+    selectedChunk: URIRef
+    # --- predicates: agent and orchestrators
+    thought: URIRef
+    action: URIRef
+    arguments: URIRef
+    observation: URIRef
+    subagentGoal: URIRef
+    planStep: URIRef
+    toolCandidate: URIRef
+    terminationReason: URIRef
+    stepNumber: URIRef
+    pattern: URIRef
+    taskType: URIRef
+    llmDurationMs: URIRef
+    toolDurationMs: URIRef
+    toolError: URIRef
+    inToken: URIRef
+    outToken: URIRef
+
+
+class Label(StrEnum):
+    """Every Neo4j node label tgneo writes or reads. Cypher files may use only these."""
+
+    # structural
+    RESOURCE = "Resource"
+    """Any IRI (or blank node) of any graph; explainability and source entities are Resources too."""
+    STATEMENT = "Statement"
+    """A reified triple: one per (s, p, o) per workspace + collection, shared by every reference."""
+    EXPLAIN = "Explain"
+    """Mixin on every query-time entity (graph ``urn:graph:retrieval``)."""
+    SOURCE = "Source"
+    """Mixin on every extraction-time entity (graph ``urn:graph:source``)."""
+    CONTENT = "Content"
+    """A librarian document: answer, thought or observation text referenced by ``tg:document``."""
+    # PROV classes
+    PROV_ENTITY = "ProvEntity"
+    PROV_ACTIVITY = "ProvActivity"
+    PROV_AGENT = "ProvAgent"
+    # extraction time
+    DOCUMENT = "Document"
+    PAGE = "Page"
+    SECTION = "Section"
+    CHUNK = "Chunk"
+    IMAGE = "Image"
+    SUBGRAPH = "Subgraph"
+    # query time
+    QUESTION = "Question"
+    GRAPH_RAG_QUESTION = "GraphRagQuestion"
+    DOC_RAG_QUESTION = "DocRagQuestion"
+    AGENT_QUESTION = "AgentQuestion"
+    GROUNDING = "Grounding"
+    EXPLORATION = "Exploration"
+    FOCUS = "Focus"
+    SYNTHESIS = "Synthesis"
+    EDGE_SELECTION = "EdgeSelection"
+    CHUNK_SELECTION = "ChunkSelection"
+    ANALYSIS = "Analysis"
+    TOOL_USE = "ToolUse"
+    CONCLUSION = "Conclusion"
+    ANSWER = "Answer"
+    REFLECTION = "Reflection"
+    THOUGHT = "Thought"
+    OBSERVATION = "Observation"
+    ERROR = "Error"
+    DECOMPOSITION = "Decomposition"
+    FINDING = "Finding"
+    PLAN = "Plan"
+    STEP_RESULT = "StepResult"
+    PATTERN_DECISION = "PatternDecision"
+
+
+class Rel(StrEnum):
+    """Every Neo4j relationship type tgneo writes or reads. Cypher files may use only these."""
+
+    # reified statements
+    SUBJECT = "SUBJECT"
+    PREDICATE = "PREDICATE"
+    OBJECT = "OBJECT"
+    # PROV
+    WAS_DERIVED_FROM = "WAS_DERIVED_FROM"
+    WAS_GENERATED_BY = "WAS_GENERATED_BY"
+    USED = "USED"
+    WAS_ASSOCIATED_WITH = "WAS_ASSOCIATED_WITH"
+    # Dublin Core / TrustGraph, IRI-valued
+    SOURCE = "SOURCE"
+    ONTOLOGY = "ONTOLOGY"
+    CONTAINS = "CONTAINS"
+    ENTITY = "ENTITY"
+    SELECTED_EDGE = "SELECTED_EDGE"
+    EDGE = "EDGE"
+    DOCUMENT = "DOCUMENT"
+    SELECTED_CHUNK = "SELECTED_CHUNK"
+    THOUGHT = "THOUGHT"
+    OBSERVATION = "OBSERVATION"
