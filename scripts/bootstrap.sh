@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Sourced by scripts/demo.sh and scripts/test.sh: make sure Python >= 3.11, Java 17 and Maven exist,
+# then create .venv and install tgneo (editable) with the extras named in $TGNEO_EXTRAS.
+# Installs missing Debian packages itself when it runs as root with apt-get; otherwise it says which.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+need_apt=()
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  echo "tgneo needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
+  exit 1
+fi
+java_ok=false
+for j in "${TGNEO_JAVA:-}" "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/java-17-openjdk*/bin/java "$(command -v java || true)"; do
+  if [ -n "$j" ] && [ -x "$j" ] && "$j" -version 2>&1 | grep -Eq 'version "(17|21)'; then java_ok=true; break; fi
+done
+$java_ok || need_apt+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${need_apt[*]} (Debian packages) ..." >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "tgneo needs: apt-get install ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "creating .venv ..." >&2
+  "$PYTHON" -m venv .venv
+fi
+stamp=".venv/.tgneo-installed-${TGNEO_EXTRAS:-none}"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "installing tgneo${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]} into .venv (first time takes a minute) ..." >&2
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]}"
+  touch "$stamp"
+fi
+export PATH="$ROOT/.venv/bin:$PATH"

@@ -1,0 +1,134 @@
+"""Test fixtures: one real Neo4j for the whole session, and a private collection per test.
+
+Where the server comes from, in order:
+1. ``NEO4J_URI`` (+ ``NEO4J_USERNAME``/``NEO4J_PASSWORD``) when set: a server you run yourself;
+2. testcontainers' ``Neo4jContainer("neo4j:5.26-community")`` when a Docker engine answers;
+3. otherwise the Maven-provisioned local server (`tgneo db start --instance test` on free ports),
+   stopped again at the end if this session started it.
+There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
+with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from tgneo.config import Settings, default_home
+from tgneo.store import Store, install_schema
+
+
+@dataclass(frozen=True)
+class Neo4jServer:
+    """How tests reach the session's Neo4j, and where it came from."""
+
+    uri: str
+    username: str
+    password: str | None
+    origin: str  # "env" | "testcontainers" | "local"
+    http_url: str | None = None
+
+    def settings(self, **overrides: object) -> Settings:
+        return Settings(
+            neo4j_uri=self.uri,
+            neo4j_username=self.username,
+            neo4j_password=self.password,
+            **overrides,  # type: ignore[arg-type]
+        )
+
+    def env(self) -> dict[str, str]:
+        """Environment for a subprocess (CLI, server) that must reach this Neo4j."""
+        return {
+            **os.environ,
+            "NEO4J_URI": self.uri,
+            "NEO4J_USERNAME": self.username,
+            "NEO4J_PASSWORD": self.password or "",
+        }
+
+
+def _docker_engine_answers() -> bool:
+    """Whether a Docker engine answers a ping (docker-py leaks its socket on failure, hence the guard)."""
+    if not os.environ.get("DOCKER_HOST") and not os.path.exists("/var/run/docker.sock"):
+        return False
+    import gc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        try:
+            import docker
+
+            client = docker.from_env(timeout=3)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except Exception:  # no engine behind the socket: the local server is the fallback
+            return False
+        finally:
+            gc.collect()
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Iterator[Neo4jServer]:
+    """A real Neo4j 5.26 for the session (see the module docstring for where it comes from)."""
+    if os.environ.get("NEO4J_URI"):
+        yield Neo4jServer(
+            os.environ["NEO4J_URI"],
+            os.environ.get("NEO4J_USERNAME", "neo4j"),
+            os.environ.get("NEO4J_PASSWORD") or None,
+            "env",
+        )
+        return
+    if _docker_engine_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26-community") as container:
+            yield Neo4jServer(container.get_connection_url(), "neo4j", container.password, "testcontainers")
+        return
+    from tgneo.errors import TgneoError
+    from tgneo.provision import LocalNeo4j
+    from tgneo.provision.server import free_port
+
+    probe = LocalNeo4j(default_home(), "test")
+    already_running = probe.status().running
+    local = (
+        probe
+        if already_running
+        else LocalNeo4j(default_home(), "test", bolt_port=free_port(), http_port=free_port(), auth=True)
+    )
+    try:
+        status = local.start(timeout=240)
+    except TgneoError as e:
+        pytest.fail(
+            f"no Neo4j for the tests: NEO4J_URI is unset, no Docker engine answers, and "
+            f"the local server could not start: {e}",
+            pytrace=False,
+        )
+    instance = status.instance
+    try:
+        yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
+    finally:
+        if not already_running:
+            local.stop()
+
+
+@pytest.fixture(scope="session")
+def store(neo4j_server: Neo4jServer) -> Iterator[Store]:
+    """An open ``Store`` on the session's Neo4j, with tgneo's schema installed."""
+    with Store.from_settings(neo4j_server.settings()) as s:
+        s.verify()
+        install_schema(s)
+        yield s
+
+
+@pytest.fixture
+def collection(request: pytest.FixtureRequest) -> str:
+    """A collection name no other test uses, so tests share one database without seeing each other."""
+    name = re.sub(r"[^A-Za-z0-9]+", "-", request.node.name)[:40].strip("-")
+    return f"test-{name}-{uuid.uuid4().hex[:8]}"

@@ -1,0 +1,29 @@
+"""The session fixture reaches a real Neo4j 5.26 Community, and tgneo's store works against it."""
+
+from __future__ import annotations
+
+from tests.conftest import Neo4jServer
+from tgneo.store import Store
+
+
+def test_fixture_reaches_neo4j_5_26_community(store: Store) -> None:
+    info = store.server_info()
+    assert info["version"].startswith("5.26."), info
+    assert info["edition"] == "community"
+
+
+def test_fixture_server_requires_authentication(neo4j_server: Neo4jServer) -> None:
+    """Security by default: the local server runs with auth on, so a wrong password is refused."""
+    import pytest
+
+    from tgneo.errors import StoreUnavailable
+
+    if neo4j_server.password is None:
+        pytest.fail(f"the {neo4j_server.origin} server runs without authentication")
+    with Store(neo4j_server.uri, ("neo4j", "not-the-password"), connect_timeout=3) as wrong:
+        with pytest.raises(StoreUnavailable, match="refused the credentials"):
+            wrong.verify()
+
+
+def test_collections_are_unique_per_test(collection: str) -> None:
+    assert collection.startswith("test-test-collections-are-unique-per-test-")

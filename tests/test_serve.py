@@ -1,0 +1,108 @@
+"""`tgneo serve`: a real server socket, a real client. Health, readiness, errors and WebSockets."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+
+from tests.conftest import Neo4jServer
+from tgneo.provision.server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def running(args: list[str], env: dict[str, str], port: int) -> Iterator[str]:
+    """Run a server subprocess until it answers /healthz; yield its base URL; stop it."""
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
+            try:
+                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("server did not answer /healthz within 60s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        if proc.stdout:
+            proc.stdout.close()
+
+
+def serve_cmd(port: int) -> list[str]:
+    return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port)]
+
+
+def test_healthz_answers_while_the_process_lives(neo4j_server: Neo4jServer) -> None:
+    port = free_port()
+    with running(serve_cmd(port), neo4j_server.env(), port) as base:
+        response = requests.get(f"{base}/healthz", timeout=5)
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_readyz_is_200_when_neo4j_is_reachable(neo4j_server: Neo4jServer) -> None:
+    port = free_port()
+    with running(serve_cmd(port), neo4j_server.env(), port) as base:
+        response = requests.get(f"{base}/readyz", timeout=10)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ready"
+    assert body["neo4j"]["version"].startswith("5.26.")
+
+
+def test_readyz_is_503_with_a_json_error_when_neo4j_is_unreachable(neo4j_server: Neo4jServer) -> None:
+    port, nothing_there = free_port(), free_port()
+    env = {**neo4j_server.env(), "NEO4J_URI": f"bolt://127.0.0.1:{nothing_there}", "TGNEO_NEO4J_CONNECT_TIMEOUT": "2"}
+    with running(serve_cmd(port), env, port) as base:
+        response = requests.get(f"{base}/readyz", timeout=30)
+    assert response.status_code == 503
+    error = response.json()["error"]
+    assert error["type"] == "StoreUnavailable"
+    assert f"127.0.0.1:{nothing_there}" in error["message"]
+
+
+def test_unknown_routes_answer_json_404(neo4j_server: Neo4jServer) -> None:
+    port = free_port()
+    with running(serve_cmd(port), neo4j_server.env(), port) as base:
+        response = requests.get(f"{base}/no/such/route", timeout=5)
+    assert response.status_code == 404
+    assert response.json()["error"]["type"] == "NotFound"
+
+
+def test_serve_refuses_a_public_bind_without_tokens(neo4j_server: Neo4jServer) -> None:
+    env = {k: v for k, v in neo4j_server.env().items() if k != "TGNEO_TOKENS"}
+    result = subprocess.run(
+        [sys.executable, "-m", "tgneo.cli", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "TGNEO_TOKENS" in result.stderr
+
+
+def test_the_production_server_serves_websockets(neo4j_server: Neo4jServer) -> None:
+    """Gunicorn's gthread worker (what `tgneo serve` runs) carries flask-sock WebSockets end to end."""
+    from websockets.sync.client import connect
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "tests.ws_echo_app", str(port)]
+    with running(cmd, {**neo4j_server.env(), "PYTHONPATH": str(ROOT)}, port):
+        with connect(f"ws://127.0.0.1:{port}/test/echo", open_timeout=10) as ws:
+            ws.send("hello")
+            assert ws.recv(timeout=10) == "echo:hello"
+            ws.send("again")
+            assert ws.recv(timeout=10) == "echo:again"

@@ -1,0 +1,60 @@
+"""Settings: one dataclass, each field naming the environment variable it comes from.
+
+Neo4j's conventional names (``NEO4J_URI``, ``NEO4J_USERNAME``, ``NEO4J_PASSWORD``,
+``NEO4J_DATABASE``) are used as-is so that ``eval "$(tgneo db env)"``, Neo4j's own tools and
+docker-compose all configure tgneo the same way. When ``NEO4J_URI`` is unset, tgneo falls back to
+the local server that ``tgneo db start`` provisions (its URI and generated password are read from
+the cache directory), so the Quickstart works without exporting anything.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+def _env(name: str) -> dict[str, str]:
+    return {"env_var": name}
+
+
+def default_home() -> Path:
+    """The cache directory for Neo4j jars and local instances (``TGNEO_HOME``)."""
+    explicit = os.environ.get("TGNEO_HOME")
+    if explicit:
+        return Path(explicit).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return (base / "tgneo").resolve()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Runtime configuration. Build with ``Settings.from_env()``; tests pass explicit values."""
+
+    neo4j_uri: str | None = field(default=None, metadata=_env("NEO4J_URI"))
+    neo4j_username: str = field(default="neo4j", metadata=_env("NEO4J_USERNAME"))
+    neo4j_password: str | None = field(default=None, metadata=_env("NEO4J_PASSWORD"))
+    neo4j_database: str = field(default="neo4j", metadata=_env("NEO4J_DATABASE"))
+    neo4j_connect_timeout: float = field(default=5.0, metadata=_env("TGNEO_NEO4J_CONNECT_TIMEOUT"))
+    home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
+    tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Read every field from its environment variable; ``overrides`` win over the environment."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            var = f.metadata.get("env_var")
+            if var and env.get(var) not in (None, ""):
+                raw = env[var]
+                if f.name == "home":
+                    values[f.name] = Path(raw).expanduser().resolve()
+                elif f.name == "neo4j_connect_timeout":
+                    values[f.name] = float(raw)
+                else:
+                    values[f.name] = raw
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,1 @@
+"""Named Cypher queries, one per file (loaded by tgneo.store.queries)."""

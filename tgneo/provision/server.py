@@ -1,0 +1,537 @@
+"""Provision, start, stop and inspect a local Neo4j Community server built from Maven Central jars.
+
+Why this shape: the Neo4j 5.x server tarball is not published to Maven Central, but every jar of its
+``lib/`` is. ``pom.xml`` (beside this module) resolves them once into a shared, versioned cache
+directory; each *instance* (``default`` for users, ``test`` for the test suite, …) has its own
+``conf/``, ``data/``, ``logs/`` and ``run/`` and points ``server.directories.lib`` at the shared jars.
+Neo4j's own bootloader (``org.neo4j.server.startup.Neo4jCommand start``) validates ``neo4j.conf``,
+forks the server JVM with the configured flags and writes the pid file, exactly as ``bin/neo4j`` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+
+from tgneo.errors import MissingTool, ProvisioningError
+
+_POM = resources.files("tgneo.provision").joinpath("pom.xml")
+_MVN_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
+
+
+def _pinned(prop: str) -> str:
+    root = ET.fromstring(_POM.read_text(encoding="utf-8"))
+    node = root.find(f"m:properties/m:{prop}", _MVN_NS)
+    if node is None or not node.text:
+        raise ProvisioningError(f"pom.xml lacks the property {prop}")
+    return node.text.strip()
+
+
+NEO4J_VERSION = _pinned("neo4j.version")
+"""The Neo4j Community version ``tgneo db`` runs (one source: ``pom.xml``)."""
+NEO4J_BROWSER_VERSION = _pinned("neo4j-browser.version")
+
+JVM_FLAGS: tuple[str, ...] = (
+    # The flags Neo4j 5.26's shipped neo4j.conf passes to the server JVM, for OpenJDK 17.
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+AlwaysPreTouch",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048",
+    "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "-XX:FlightRecorderOptions=stackdepth=256",
+    "-XX:+UnlockDiagnosticVMOptions",
+    "-XX:+DebugNonSafepoints",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dlog4j.layout.jsonTemplate.maxStringLength=32768",
+)
+
+_SUPPORTED_JAVA = (17, 21)  # the only feature versions Neo4j 5.26's bootloader accepts
+_JAVA_PACKAGE = "openjdk-17-jre-headless"
+_MAVEN_PACKAGE = "maven"
+USERNAME = "neo4j"
+
+
+@dataclass(frozen=True)
+class Instance:
+    """Where one local server lives and how it listens."""
+
+    name: str
+    directory: Path
+    bolt_port: int = 7687
+    http_port: int = 7474
+    auth: bool = True
+    heap: str = "2g"
+    pagecache: str = "2g"
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    @property
+    def browser_url(self) -> str:
+        return f"{self.http_url}/browser/"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.directory / "run" / "neo4j.pid"
+
+    @property
+    def password_file(self) -> Path:
+        return self.directory / "password"
+
+    @property
+    def settings_file(self) -> Path:
+        return self.directory / "instance.json"
+
+    def password(self) -> str | None:
+        """The generated password, or ``None`` when authentication is off."""
+        if not self.auth or not self.password_file.exists():
+            return None
+        return self.password_file.read_text(encoding="utf-8").strip()
+
+
+@dataclass(frozen=True)
+class InstanceStatus:
+    """What ``tgneo db status`` reports."""
+
+    instance: Instance
+    running: bool
+    pid: int | None
+    provisioned: bool
+
+    def env(self) -> dict[str, str]:
+        """The ``NEO4J_*`` variables that reach this instance."""
+        return env_for(self.instance)
+
+
+def env_for(instance: Instance) -> dict[str, str]:
+    """``NEO4J_*`` variables for ``instance`` (an empty password when auth is off)."""
+    return {
+        "NEO4J_URI": instance.bolt_uri,
+        "NEO4J_USERNAME": USERNAME,
+        "NEO4J_PASSWORD": instance.password() or "",
+    }
+
+
+def _java_feature_version(java: str) -> int | None:
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)', out)
+    return int(match.group(1)) if match else None
+
+
+def find_java(jvm_dirs: tuple[str, ...] = ("/usr/lib/jvm",)) -> Path:
+    """A Java 17 (or 21) executable: ``TGNEO_JAVA``, ``JAVA_HOME``, Debian's JVM dir, then ``PATH``.
+
+    Raises:
+        MissingTool: no supported Java is installed; the message names the Debian package.
+    """
+    candidates: list[str] = []
+    if os.environ.get("TGNEO_JAVA"):
+        candidates.append(os.environ["TGNEO_JAVA"])
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
+    for jvm in map(Path, jvm_dirs):
+        if jvm.is_dir():
+            candidates += [str(p / "bin" / "java") for p in sorted(jvm.glob("java-17-openjdk*"))]
+            candidates += [str(p / "bin" / "java") for p in sorted(jvm.glob("*17*"))]
+            candidates += [str(p / "bin" / "java") for p in sorted(jvm.glob("*21*"))]
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append(on_path)
+    for candidate in dict.fromkeys(candidates):
+        if Path(candidate).is_file() and _java_feature_version(candidate) in _SUPPORTED_JAVA:
+            return Path(candidate)
+    raise MissingTool(
+        f"Neo4j {NEO4J_VERSION} needs Java 17: install it with `apt-get install {_JAVA_PACKAGE}` "
+        "(or point TGNEO_JAVA at a Java 17 executable)."
+    )
+
+
+def find_maven() -> str:
+    """The ``mvn`` executable. Raises ``MissingTool`` naming the Debian package when absent."""
+    mvn = os.environ.get("TGNEO_MVN") or shutil.which("mvn")
+    if not mvn:
+        raise MissingTool(
+            f"Provisioning Neo4j from Maven Central needs Maven: install it with `apt-get install {_MAVEN_PACKAGE}`."
+        )
+    return mvn
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if cmdline.exists():  # guard against pid reuse by an unrelated process
+        try:
+            text = cmdline.read_bytes()
+        except OSError:
+            return False
+        if not text:  # a zombie: exited, not yet reaped
+            return False
+        return b"neo4j" in text.lower()
+    return True
+
+
+def _port_in_use(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def free_port() -> int:
+    """A currently free loopback TCP port (for tests and side-by-side instances)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+Reporter = Callable[[str], None]
+
+
+def _silent(_: str) -> None:
+    return None
+
+
+class LocalNeo4j:
+    """One named local Neo4j instance under ``home`` (``TGNEO_HOME``).
+
+    Layout::
+
+        home/neo4j-<version>/lib/        jars from Maven Central (shared by every instance)
+        home/instances/<name>/conf/      neo4j.conf, written at each start
+        home/instances/<name>/data/      databases; auth.ini holds the generated password's hash
+        home/instances/<name>/password   the generated password (mode 600)
+        home/instances/<name>/run/       neo4j.pid
+        home/instances/<name>/logs/      neo4j.log, debug.log, bootloader.log
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        name: str = "default",
+        *,
+        bolt_port: int | None = None,
+        http_port: int | None = None,
+        auth: bool | None = None,
+        heap: str | None = None,
+        pagecache: str | None = None,
+        report: Reporter = _silent,
+    ) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+            raise ProvisioningError(f"instance name {name!r} may only use letters, digits, '.', '_', '-'")
+        self.home = home
+        self.report = report
+        directory = home / "instances" / name
+        saved = self._saved(directory / "instance.json")
+        self.instance = Instance(
+            name=name,
+            directory=directory,
+            bolt_port=bolt_port or int(str(saved.get("bolt_port", 7687))),
+            http_port=http_port or int(str(saved.get("http_port", 7474))),
+            auth=auth if auth is not None else bool(saved.get("auth", True)),
+            heap=heap or str(saved.get("heap", "2g")),
+            pagecache=pagecache or str(saved.get("pagecache", "2g")),
+        )
+
+    # ----------------------------------------------------------------------------- inspection
+    @staticmethod
+    def _saved(path: Path) -> dict[str, object]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def lib_dir(self) -> Path:
+        return self.home / f"neo4j-{NEO4J_VERSION}" / "lib"
+
+    def provisioned(self) -> bool:
+        """Whether the jars are complete (the marker is written only after a verified copy)."""
+        return (self.lib_dir.parent / "COMPLETE").exists()
+
+    def running_pid(self) -> int | None:
+        """The server's pid if it runs; a stale pid file is removed on the way."""
+        pid_file = self.instance.pid_file
+        try:
+            pid = int(pid_file.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            return None
+        if _pid_alive(pid):
+            return pid
+        pid_file.unlink(missing_ok=True)
+        self.report(f"removed stale pid file {pid_file} (pid {pid} is not running)")
+        return None
+
+    def status(self) -> InstanceStatus:
+        pid = self.running_pid()
+        return InstanceStatus(self.instance, pid is not None, pid, self.provisioned())
+
+    # ----------------------------------------------------------------------------- provisioning
+    @contextlib.contextmanager
+    def _lock(self, what: str) -> Iterator[None]:
+        self.home.mkdir(parents=True, exist_ok=True)
+        with open(self.home / f".{what}.lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def provision(self) -> Path:
+        """Resolve the server's jars from Maven Central into the cache (once) and verify them."""
+        with self._lock("provision"):
+            if self.provisioned():
+                return self.lib_dir
+            mvn = find_maven()
+            java = find_java()
+            version_dir = self.lib_dir.parent
+            staging = version_dir.parent / f".{version_dir.name}.staging"
+            shutil.rmtree(staging, ignore_errors=True)
+            staging.mkdir(parents=True)
+            pom = staging / "pom.xml"
+            pom.write_text(_POM.read_text(encoding="utf-8"), encoding="utf-8")
+            log = staging / "maven.log"
+            self.report(
+                f"resolving Neo4j {NEO4J_VERSION} + Browser {NEO4J_BROWSER_VERSION} from Maven Central "
+                f"(log: {version_dir / 'maven.log'})"
+            )
+            cmd = [
+                mvn, "-B", "-f", str(pom),
+                "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
+                "-DincludeScope=runtime", "-DexcludeGroupIds=org.ow2.asm",
+                f"-DoutputDirectory={staging / 'lib'}",
+            ]  # fmt: skip
+            env = dict(os.environ, JAVA_HOME=str(java.parent.parent))
+            with open(log, "w") as out:
+                result = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, check=False)
+            if result.returncode != 0:
+                tail = "\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
+                raise ProvisioningError(f"Maven could not resolve the Neo4j jars (exit {result.returncode}):\n{tail}")
+            self._verify_jars(staging / "lib")
+            shutil.rmtree(version_dir, ignore_errors=True)
+            staging.rename(version_dir)
+            (version_dir / "COMPLETE").write_text(f"{NEO4J_VERSION}\n", encoding="utf-8")
+            self.report(f"provisioned {len(list(self.lib_dir.glob('*.jar')))} jars into {self.lib_dir}")
+            return self.lib_dir
+
+    @staticmethod
+    def _verify_jars(lib: Path) -> None:
+        import zipfile
+
+        def has(jar_glob: str, entry: str) -> bool:
+            for jar in lib.glob(jar_glob):
+                with zipfile.ZipFile(jar) as zf, contextlib.suppress(KeyError):
+                    zf.getinfo(entry)
+                    return True
+            return False
+
+        if not has(f"neo4j-{NEO4J_VERSION}.jar", "org/neo4j/server/startup/Neo4jCommand.class"):
+            raise ProvisioningError(f"neo4j-{NEO4J_VERSION}.jar lacks the bootloader (Neo4jCommand)")
+        if not has("neo4j-browser-*.jar", "browser/index.html"):
+            raise ProvisioningError("the neo4j-browser jar lacks browser/index.html")
+
+    # ----------------------------------------------------------------------------- configuration
+    def neo4j_conf(self) -> str:
+        """The ``neo4j.conf`` for this instance: loopback only, sized for a 2-core, 24 GiB machine."""
+        i = self.instance
+        lines = [
+            "# Written by `tgneo db start`; regenerated at each start (edit the tgneo options instead).",
+            "server.default_listen_address=127.0.0.1",
+            "server.default_advertised_address=127.0.0.1",
+            "server.bolt.enabled=true",
+            f"server.bolt.listen_address=127.0.0.1:{i.bolt_port}",
+            f"server.bolt.advertised_address=127.0.0.1:{i.bolt_port}",
+            "server.http.enabled=true",
+            f"server.http.listen_address=127.0.0.1:{i.http_port}",
+            f"server.http.advertised_address=127.0.0.1:{i.http_port}",
+            "server.https.enabled=false",
+            f"dbms.security.auth_enabled={'true' if i.auth else 'false'}",
+            f"server.memory.heap.initial_size={i.heap}",
+            f"server.memory.heap.max_size={i.heap}",
+            f"server.memory.pagecache.size={i.pagecache}",
+            "db.memory.transaction.total.max=1g",
+            "db.tx_log.rotation.retention_policy=1 days 1G",
+            "client.allow_telemetry=false",
+            "dbms.usage_report.enabled=false",
+            f"server.directories.lib={self.lib_dir}",
+            "server.directories.import=import",
+        ]
+        lines += [f"server.jvm.additional={flag}" for flag in JVM_FLAGS]
+        return "\n".join(lines) + "\n"
+
+    def _write_layout(self) -> None:
+        d = self.instance.directory
+        for sub in ("conf", "data", "logs", "plugins", "import", "run"):
+            (d / sub).mkdir(parents=True, exist_ok=True)
+        (d / "conf" / "neo4j.conf").write_text(self.neo4j_conf(), encoding="utf-8")
+        saved = {k: v for k, v in asdict(self.instance).items() if k not in ("name", "directory")}
+        self.instance.settings_file.write_text(json.dumps(saved, indent=2), encoding="utf-8")
+
+    def _bootloader(self, java: Path, *args: str, log_name: str) -> subprocess.CompletedProcess[str]:
+        d = self.instance.directory
+        env = {k: v for k, v in os.environ.items() if k not in ("JAVA_OPTS", "NEO4J_CONF", "NEO4J_HOME")}
+        env.update(JAVA_HOME=str(java.parent.parent), NEO4J_HOME=str(d), NEO4J_CONF=str(d / "conf"))
+        cmd = [str(java), "-Xmx128m", "-cp", f"{self.lib_dir}/*", f"-Dbasedir={d}", *args]
+        with open(d / "logs" / log_name, "a") as log:
+            log.write(f"$ {' '.join(cmd)}\n")
+            log.flush()
+            return subprocess.run(
+                cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, text=True, check=False,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def _set_initial_password(self, java: Path) -> None:
+        if (self.instance.directory / "data" / "dbms" / "auth.ini").exists():
+            return
+        password = secrets.token_urlsafe(18)
+        pw = self.instance.password_file
+        pw.write_text(password + "\n", encoding="utf-8")
+        pw.chmod(0o600)
+        result = self._bootloader(
+            java,
+            "org.neo4j.server.startup.Neo4jAdminCommand",
+            "dbms",
+            "set-initial-password",
+            password,
+            log_name="admin.log",
+        )
+        if result.returncode != 0:
+            raise ProvisioningError(
+                f"could not set the initial password (see {self.instance.directory / 'logs' / 'admin.log'})"
+            )
+
+    # ----------------------------------------------------------------------------- lifecycle
+    def start(self, timeout: float = 180.0) -> InstanceStatus:
+        """Start the server (or reuse a running one) and wait until Bolt answers.
+
+        Raises:
+            MissingTool: Java 17 or Maven is missing.
+            ProvisioningError: a port is taken, or the server did not come up in ``timeout`` seconds.
+        """
+        with self._lock(f"instance-{self.instance.name}"):
+            pid = self.running_pid()
+            if pid is not None:
+                running = LocalNeo4j(self.home, self.instance.name, report=self.report)
+                if (running.instance.bolt_port, running.instance.http_port) != (
+                    self.instance.bolt_port,
+                    self.instance.http_port,
+                ):
+                    self.report(
+                        f"instance {self.instance.name!r} already runs on Bolt {running.instance.bolt_port}"
+                        f" / HTTP {running.instance.http_port}; reusing it (stop it to change ports)"
+                    )
+                self.instance = running.instance
+                self.report(f"reusing running Neo4j (pid {pid}) at {self.instance.bolt_uri}")
+                self._wait_for_bolt(pid, timeout)
+                return self.status()
+            java = find_java()
+            self.provision()
+            for port in (self.instance.bolt_port, self.instance.http_port):
+                if _port_in_use(port):
+                    raise ProvisioningError(
+                        f"port {port} is already in use by another process; choose another with "
+                        "--bolt-port/--http-port (or TGNEO_BOLT_PORT/TGNEO_HTTP_PORT)"
+                    )
+            self._write_layout()
+            if self.instance.auth:
+                self._set_initial_password(java)
+            self.report(f"starting Neo4j {NEO4J_VERSION} ({self.instance.name}) with {java}")
+            result = self._bootloader(java, "org.neo4j.server.startup.Neo4jCommand", "start",
+                                      log_name="bootloader.log")  # fmt: skip
+            if result.returncode != 0:
+                raise ProvisioningError(
+                    f"Neo4j's bootloader failed (exit {result.returncode}):\n{self._log_tail('bootloader.log')}"
+                )
+            pid = self.running_pid()
+            if pid is None:
+                raise ProvisioningError(f"Neo4j exited right after start:\n{self._log_tail('neo4j.log')}")
+            self._wait_for_bolt(pid, timeout)
+            return self.status()
+
+    def _wait_for_bolt(self, pid: int, timeout: float) -> None:
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
+
+        password = self.instance.password()
+        auth = (USERNAME, password) if self.instance.auth and password else None
+        deadline = time.monotonic() + timeout
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            if not _pid_alive(pid):
+                raise ProvisioningError(f"Neo4j (pid {pid}) died while starting:\n{self._log_tail('neo4j.log')}")
+            try:
+                with GraphDatabase.driver(self.instance.bolt_uri, auth=auth, connection_timeout=2) as drv:
+                    drv.verify_connectivity()
+                return
+            except AuthError as e:
+                raise ProvisioningError(
+                    f"Neo4j answers but refuses the stored password ({e}); "
+                    f"remove {self.instance.directory} to start afresh"
+                ) from e
+            except (ServiceUnavailable, Neo4jError, OSError) as e:
+                last = e
+                time.sleep(0.5)
+        raise ProvisioningError(
+            f"Bolt did not answer at {self.instance.bolt_uri} within {timeout:.0f}s ({last}):\n"
+            f"{self._log_tail('neo4j.log')}"
+        )
+
+    def _log_tail(self, name: str, lines: int = 20) -> str:
+        path = self.instance.directory / "logs" / name
+        try:
+            return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+        except OSError:
+            return f"(no {path})"
+
+    def stop(self, timeout: float = 60.0) -> bool:
+        """Stop the server cleanly (SIGTERM, as ``neo4j stop`` does). Returns whether one was running."""
+        with self._lock(f"instance-{self.instance.name}"):
+            pid = self.running_pid()
+            if pid is None:
+                return False
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and _pid_alive(pid):
+                time.sleep(0.2)
+            if _pid_alive(pid):
+                self.report(f"Neo4j (pid {pid}) ignored SIGTERM for {timeout:.0f}s; killing it")
+                os.kill(pid, signal.SIGKILL)
+                while _pid_alive(pid):
+                    time.sleep(0.1)
+            self.instance.pid_file.unlink(missing_ok=True)
+            return True

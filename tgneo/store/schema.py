@@ -1,0 +1,55 @@
+"""Constraints and indexes, declared once and installed idempotently (``IF NOT EXISTS``).
+
+Schema statements cannot take ``$parameters`` for labels or property names, so they are built here
+from ``Label`` members and fixed property names only; no user string ever reaches them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tgneo.store.driver import Store
+from tgneo.vocab import Label
+
+Kind = Literal["unique", "range", "text"]
+
+
+@dataclass(frozen=True)
+class SchemaItem:
+    """One constraint or index: a name, a label and its properties."""
+
+    name: str
+    kind: Kind
+    label: Label
+    properties: tuple[str, ...]
+
+    def cypher(self) -> str:
+        props = ", ".join(f"n.{p}" for p in self.properties)
+        target = f"FOR (n:{self.label.value})"
+        if self.kind == "unique":
+            return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} REQUIRE ({props}) IS UNIQUE"
+        if self.kind == "text":
+            return f"CREATE TEXT INDEX {self.name} IF NOT EXISTS {target} ON ({props})"
+        return f"CREATE INDEX {self.name} IF NOT EXISTS {target} ON ({props})"
+
+
+SCHEMA: tuple[SchemaItem, ...] = (
+    # Identity: one node per IRI and one statement node per (s, p, o) in each workspace + collection.
+    SchemaItem("tgneo_resource_key", "unique", Label.RESOURCE, ("workspace", "collection", "uri")),
+    SchemaItem("tgneo_statement_key", "unique", Label.STATEMENT, ("workspace", "collection", "id")),
+)
+
+
+def install_schema(store: Store, items: tuple[SchemaItem, ...] | None = None) -> list[str]:
+    """Create every constraint and index that is missing; return the statements that were run."""
+    statements = [item.cypher() for item in (items or schema_items())]
+    for statement in statements:
+        store.run_schema(statement)
+    store.run_schema("CALL db.awaitIndexes(300)")
+    return statements
+
+
+def schema_items() -> tuple[SchemaItem, ...]:
+    """The full schema: the structural items plus whatever the mapping table declares."""
+    return SCHEMA
