@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
-from neo4j import GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import (
     AuthError,
     DriverError,
@@ -81,6 +81,12 @@ class Store:
                 connection_timeout=connect_timeout,
                 connection_acquisition_timeout=max(connect_timeout * 2, 10.0),
                 max_transaction_retry_time=max(connect_timeout, 5.0),
+                # A fresh database has not seen every label, type and property the named queries
+                # mention; those "unrecognized" notices are noise. Deprecations still surface.
+                notifications_disabled_classifications=[
+                    NotificationDisabledClassification.UNRECOGNIZED,
+                    NotificationDisabledClassification.HINT,
+                ],
             )
 
     @classmethod

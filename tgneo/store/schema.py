@@ -38,6 +38,9 @@ SCHEMA: tuple[SchemaItem, ...] = (
     # Identity: one node per IRI and one statement node per (s, p, o) in each workspace + collection.
     SchemaItem("tgneo_resource_key", "unique", Label.RESOURCE, ("workspace", "collection", "uri")),
     SchemaItem("tgneo_statement_key", "unique", Label.STATEMENT, ("workspace", "collection", "id")),
+    # The trace reader: label lookups (rdfs:label statements by subject) and newest-first listing.
+    SchemaItem("tgneo_statement_subject", "range", Label.STATEMENT, ("workspace", "collection", "s", "p")),
+    SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
 )
 
 

@@ -1,0 +1,13 @@
+// Purpose: list trace roots (questions not derived from another step), newest first, with keyset pagination.
+// Params: $workspace, $collection, $type, $since, $after_time, $after_uri, $limit, $label_predicate
+// Returns: uri STRING, labels LIST<STRING>, query STRING, startedAtTime DATETIME, steps INTEGER
+MATCH (q:Question {workspace: $workspace, collection: $collection})
+WHERE ($type IS NULL OR $type IN labels(q))
+  AND NOT EXISTS { (q)-[:WAS_DERIVED_FROM]->() }
+  AND ($since IS NULL OR q.startedAtTime >= $since)
+  AND ($after_time IS NULL OR q.startedAtTime < $after_time
+       OR (q.startedAtTime = $after_time AND q.uri > $after_uri))
+RETURN q.uri AS uri, labels(q) AS labels, q.query AS query, q.startedAtTime AS startedAtTime,
+       COUNT { (s:Explain)-[:WAS_DERIVED_FROM]->(q) } AS steps
+ORDER BY startedAtTime DESC, uri ASC
+LIMIT $limit

@@ -1,0 +1,52 @@
+// Purpose: a whole trace in one round trip: the root and every step derived from it (any depth, sub-traces included), each with its relationships, selected edges (labels, source chains), chunks, entities and content.
+// Params: $workspace, $collection, $uri, $label_predicate
+// Returns: root MAP (uri, labels, props), steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sources)
+MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
+WHERE root:Explain
+CALL (root) {
+  MATCH p = (step:Explain)-[:WAS_DERIVED_FROM]->{1,64}(root)
+  RETURN step, min(length(p)) AS depth
+  UNION
+  RETURN root AS step, 0 AS depth
+}
+WITH root, step, min(depth) AS depth
+ORDER BY depth, step.uri
+WITH root, collect({
+  uri: step.uri,
+  labels: labels(step),
+  props: properties(step),
+  depth: depth,
+  parents: [(step)-[:WAS_DERIVED_FROM]->(parent) | parent.uri],
+  edges: [(step)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(st:Statement) | {
+    selection: sel.uri, concept: sel.concept, score: sel.score, reasoning: sel.reasoning,
+    statement: {
+      id: st.id, s: st.s, s_kind: st.s_kind, p: st.p, o: st.o, o_kind: st.o_kind,
+      o_datatype: st.o_datatype, o_lang: st.o_lang,
+      s_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.s, p: $label_predicate})
+                         RETURN l.o ORDER BY l.o LIMIT 1 }[0],
+      p_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.p, p: $label_predicate})
+                         RETURN l.o ORDER BY l.o LIMIT 1 }[0],
+      o_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.o, p: $label_predicate})
+                         WHERE st.o_kind = 'iri' RETURN l.o ORDER BY l.o LIMIT 1 }[0],
+      sources: COLLECT {
+        MATCH (st)<-[:CONTAINS]-(sg:Subgraph)
+        OPTIONAL MATCH chain = (sg)-[:WAS_DERIVED_FROM]->{1,8}(doc:Document)
+        RETURN {subgraph: sg.uri,
+                chain: [n IN coalesce(nodes(chain), [sg]) | {uri: n.uri, labels: labels(n), props: properties(n)}]}
+        ORDER BY sg.uri
+      }
+    }
+  }],
+  chunks: [(step)-[:SELECTED_CHUNK]->(sel:ChunkSelection) | {
+    selection: sel.uri, score: sel.score,
+    chunk: [(sel)-[:DOCUMENT]->(c) | {uri: c.uri, text: c.text,
+            chain: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,8}(d:Document) RETURN DISTINCT d.uri }}][0]
+  }],
+  selected_chunks: [(step)-[:SELECTED_CHUNK]->(c) WHERE NOT c:ChunkSelection | c.uri],
+  entities: [(step)-[:ENTITY]->(e) | {uri: e.uri,
+             label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: e.uri, p: $label_predicate})
+                              RETURN l.o ORDER BY l.o LIMIT 1 }[0]}],
+  thoughts: [(step)-[:THOUGHT]->(t) | t.uri],
+  documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}]
+}) AS steps
+RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, steps

@@ -1,0 +1,18 @@
+// Purpose: the URIs of every entity in a trace (root, derived steps, their edge/chunk selections and thoughts) and the statements they reference, for exporting one trace.
+// Params: $workspace, $collection, $uri
+// Returns: uris LIST<STRING>, statement_ids LIST<STRING>
+MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
+WHERE root:Explain
+CALL (root) {
+  MATCH (step:Explain)-[:WAS_DERIVED_FROM]->{1,64}(root)
+  RETURN DISTINCT step
+  UNION
+  RETURN root AS step
+}
+WITH collect(step) AS steps
+UNWIND steps AS s
+OPTIONAL MATCH (s)-[:SELECTED_EDGE|SELECTED_CHUNK|THOUGHT]->(sub:Explain)
+WITH steps, collect(DISTINCT sub) AS subs
+WITH steps + [x IN subs WHERE NOT x IN steps] AS members
+RETURN [m IN members | m.uri] AS uris,
+       COLLECT { UNWIND members AS m MATCH (m)-->(st:Statement) RETURN DISTINCT st.id } AS statement_ids

@@ -1,0 +1,357 @@
+"""Quads ⇄ Neo4j rows, driven by the mapping table (pure: no driver here).
+
+``compile_quads`` turns RDF quads into the rows one batched Cypher statement writes; ``decompile``
+turns stored rows back into quads in a chosen profile. The recorder, the importer, the exporter
+and the streams all go through these two functions, so a step written live and the same step
+imported from a file become the same nodes, and export gives back the same quads.
+
+The rules (DESIGN §3):
+
+* Every IRI (and blank node) is one ``:Resource {uri}`` per workspace + collection.
+* A subject with triples in ``urn:graph:retrieval`` or ``urn:graph:source`` is an *entity*: its
+  ``rdf:type``s become labels (plus ``:Explain`` or ``:Source``), mapped literal predicates become
+  native properties, mapped IRI predicates become relationships, and ``tg:edge``/``tg:contains``
+  point at ``:Statement`` nodes.
+* Every other triple — the knowledge graph in the default graph, and anything the table does not
+  cover — is an asserted ``:Statement`` (``asserted_in`` lists its graphs). A quoted triple is the
+  same ``:Statement`` node, asserted or not: one node per (s, p, o).
+* A literal becomes a native value only when rendering that value gives back the same text;
+  otherwise the text is kept as a string, and anything else (a language tag, an unexpected datatype)
+  stays a generic statement. That is what makes import → export exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from typing import Literal as TypingLiteral
+
+from rdflib.term import BNode, Literal, URIRef
+
+from tgneo.errors import MappingError
+from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
+from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.uris import edge_id
+from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
+
+Profile = TypingLiteral["trustgraph", "prov"]
+PROFILES: tuple[Profile, ...] = ("trustgraph", "prov")
+
+_TYPED: dict[str, URIRef] = {"integer": XSD.integer, "float": XSD.double, "datetime": XSD.dateTime}
+_GRAPH_LABEL = {GRAPH_RETRIEVAL: Label.EXPLAIN, GRAPH_SOURCE: Label.SOURCE}
+_BNODE_PREFIX = "_:"
+
+
+# ------------------------------------------------------------------------------------------ values
+def render_value(value: Any, row: PropMap) -> str:
+    """The lexical form of a stored value, as TrustGraph writes it (``str(n)``, ``…Z`` timestamps)."""
+    if isinstance(value, bool):  # bool is an int; never stored, but be exact if someone did
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, float):
+        return str(value)
+    return str(value)
+
+
+def native_value(lexical: str, row: PropMap) -> Any:
+    """The native value for ``lexical`` when it renders back identically, else ``lexical`` itself."""
+    value: Any = lexical
+    try:
+        if row.datatype == "integer":
+            value = int(lexical)
+        elif row.datatype == "float":
+            value = float(lexical)
+            if not math.isfinite(value):
+                return lexical
+        elif row.datatype == "datetime":
+            value = datetime.fromisoformat(lexical.replace("Z", "+00:00"))
+            if value.tzinfo is None:
+                return lexical
+        else:
+            return lexical
+    except ValueError:
+        return lexical
+    return value if render_value(value, row) == lexical else lexical
+
+
+def _literal_for_property(o: Object, row: PropMap) -> Any | None:
+    """The property value for literal ``o``, or ``None`` when only a generic statement is exact."""
+    if not isinstance(o, Literal) or o.language is not None:
+        return None
+    text = str(o)
+    if o.datatype is None:
+        return native_value(text, row)
+    expected = _TYPED.get(row.datatype)
+    if expected is not None and o.datatype == expected:
+        value = native_value(text, row)
+        return value if not isinstance(value, str) else None  # typed but not canonical: keep exact
+    return None
+
+
+# ------------------------------------------------------------------------------------------ terms
+def term_key(term: Subject | Object) -> tuple[str, str]:
+    """``(kind, key)`` of a node term: ``iri``/``bnode`` with its Resource uri, or ``triple`` with an id."""
+    if isinstance(term, QuotedTriple):
+        return "triple", edge_id(term.s, term.p, term.o)
+    if isinstance(term, BNode):
+        return "bnode", _BNODE_PREFIX + str(term)
+    if isinstance(term, URIRef):
+        if not str(term):
+            raise MappingError("an IRI is empty")
+        return "iri", str(term)
+    raise MappingError(f"{term!r} cannot be a node")
+
+
+def node_term(kind: str, key: str) -> URIRef | BNode:
+    """The RDF term of a stored Resource."""
+    if kind == "bnode":
+        return BNode(key[len(_BNODE_PREFIX) :] if key.startswith(_BNODE_PREFIX) else key)
+    return URIRef(key)
+
+
+# ------------------------------------------------------------------------------------------ compile
+@dataclass
+class WriteBatch:
+    """The rows one ``record_batch`` statement writes. Every list is a ``$parameter``."""
+
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    links: list[dict[str, Any]] = field(default_factory=list)
+    statements: list[dict[str, Any]] = field(default_factory=list)
+    statement_links: list[dict[str, Any]] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
+
+    def params(self) -> dict[str, list[dict[str, Any]]]:
+        return {
+            "resources": self.resources,
+            "entities": self.entities,
+            "links": self.links,
+            "statements": self.statements,
+            "statement_links": self.statement_links,
+            "contents": self.contents,
+        }
+
+    def size(self) -> int:
+        return sum(len(v) for v in self.params().values())
+
+
+class _Compiler:
+    def __init__(self) -> None:
+        self.batch = WriteBatch()
+        self._resources: dict[str, str] = {}
+        self._statements: dict[str, dict[str, Any]] = {}
+
+    def resource(self, term: URIRef | BNode) -> str:
+        kind, key = term_key(term)
+        if key not in self._resources:
+            self._resources[key] = kind
+            self.batch.resources.append({"uri": key, "kind": kind})
+        return key
+
+    def statement(self, s: Subject, p: URIRef, o: Object, asserted_in: str | None = None) -> str:
+        """The id of the statement node for (s, p, o), creating its row (and nested ones) once."""
+        sid = edge_id(s, p, o)
+        row = self._statements.get(sid)
+        if row is None:
+            row = {"id": sid, "props": {"p": str(p)}, "asserted": [], "parts": []}
+            self._statements[sid] = row
+            for role, term in (("SUBJECT", s), ("PREDICATE", p), ("OBJECT", o)):
+                prefix = {"SUBJECT": "s", "PREDICATE": "p", "OBJECT": "o"}[role]
+                if isinstance(term, Literal):
+                    row["props"].update(
+                        o=str(term),
+                        o_kind="literal",
+                        o_datatype=str(term.datatype) if term.datatype is not None else None,
+                        o_lang=term.language,
+                    )
+                    continue
+                if isinstance(term, QuotedTriple):
+                    ref = self.statement(term.s, term.p, term.o)
+                    row["props"].update({prefix: ref, f"{prefix}_kind": "triple"})
+                    row["parts"].append({"role": role, "statement": ref, "uri": None})
+                    continue
+                key = self.resource(term)
+                if prefix != "p":
+                    row["props"].update({prefix: key, f"{prefix}_kind": term_key(term)[0]})
+                row["parts"].append({"role": role, "statement": None, "uri": key})
+            self.batch.statements.append(row)
+        if asserted_in is not None and asserted_in not in row["asserted"]:
+            row["asserted"].append(asserted_in)
+        return sid
+
+    def entity(self, subject: URIRef | BNode, graph: str, quads: Sequence[Quad]) -> None:
+        uri = self.resource(subject)
+        labels: list[str] = [_GRAPH_LABEL[graph].value]
+        props: dict[str, Any] = {}
+        for q in quads:
+            if q.p == RDF.type and isinstance(q.o, URIRef) and q.o in CLASS_BY_IRI:
+                label = CLASS_BY_IRI[q.o].label.value
+                if label not in labels:
+                    labels.append(label)
+                continue
+            prop = PROP_BY_IRI.get(q.p)
+            if prop is not None:
+                value = _literal_for_property(q.o, prop)
+                if value is not None:
+                    if prop.multi:
+                        values = props.setdefault(prop.prop, [])
+                        if value not in values:
+                            values.append(value)
+                        continue
+                    if prop.prop not in props:
+                        props[prop.prop] = value
+                        continue
+            rel = REL_BY_IRI.get(q.p)
+            if rel is not None:
+                if rel.target == "statement" and isinstance(q.o, QuotedTriple):
+                    sid = self.statement(q.o.s, q.o.p, q.o.o)
+                    self.batch.statement_links.append({"from": uri, "type": rel.rel.value, "statement": sid})
+                    continue
+                if rel.target == "resource" and isinstance(q.o, URIRef | BNode):
+                    to = self.resource(q.o)
+                    self.batch.links.append({"from": uri, "type": rel.rel.value, "to": to})
+                    continue
+            self.statement(q.s, q.p, q.o, asserted_in=q.g)
+        self.batch.entities.append({"uri": uri, "graph": graph, "labels": labels, "props": props})
+
+
+def compile_quads(quads: Iterable[Quad], contents: Mapping[str, str] | None = None) -> WriteBatch:
+    """Compile quads (and librarian texts by document URI) into the rows of one write.
+
+    Raises:
+        MappingError: a term that cannot be stored (an empty IRI, a literal in subject position).
+    """
+    compiler = _Compiler()
+    by_subject: dict[tuple[Subject, str], list[Quad]] = defaultdict(list)
+    entity_graph: dict[Subject, str] = {}
+    for quad in quads:
+        if not isinstance(quad.p, URIRef) or not str(quad.p):
+            raise MappingError(f"predicate {quad.p!r} is not an IRI")
+        if isinstance(quad.s, URIRef | BNode) and quad.g in PROVENANCE_GRAPHS:
+            graph = entity_graph.setdefault(quad.s, quad.g)
+            if graph == quad.g:
+                by_subject[(quad.s, quad.g)].append(quad)
+                continue
+        if not isinstance(quad.s, URIRef | BNode | QuotedTriple):
+            raise MappingError(f"subject {quad.s!r} must be an IRI, a blank node or a quoted triple")
+        compiler.statement(quad.s, quad.p, quad.o, asserted_in=quad.g)
+    for (subject, graph), subject_quads in by_subject.items():
+        compiler.entity(subject, graph, subject_quads)  # type: ignore[arg-type]
+    for uri, text in (contents or {}).items():
+        key = compiler.resource(URIRef(uri))
+        compiler.batch.contents.append({"uri": key, "text": text, "contentType": "text/plain"})
+    _check_names(compiler.batch)
+    return compiler.batch
+
+
+def _check_names(batch: WriteBatch) -> None:
+    """Labels and relationship types reach Cypher as parameters; they may only come from the vocabulary."""
+    labels = {label for e in batch.entities for label in e["labels"]}
+    types = {link["type"] for link in batch.links} | {link["type"] for link in batch.statement_links}
+    unknown = (labels - {m.value for m in Label}) | (types - {m.value for m in Rel})
+    if unknown:
+        raise MappingError(f"names outside the vocabulary: {sorted(unknown)}")
+
+
+# ------------------------------------------------------------------------------------------ decompile
+@dataclass(frozen=True)
+class StoredStatement:
+    """A ``:Statement`` node as read back (terms resolved by the reader)."""
+
+    id: str
+    s: str
+    s_kind: str
+    p: str
+    o: str | None
+    o_kind: str
+    o_datatype: str | None = None
+    o_lang: str | None = None
+    asserted_in: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredEntity:
+    """An entity node as read back: labels, properties and outgoing mapped relationships."""
+
+    uri: str
+    kind: str
+    graph: str
+    labels: tuple[str, ...]
+    props: Mapping[str, Any]
+    links: tuple[tuple[str, str, str], ...] = ()  # (type, target kind, target uri)
+    statement_links: tuple[tuple[str, str], ...] = ()  # (type, statement id)
+
+
+class _Terms:
+    def __init__(self, statements: Mapping[str, StoredStatement]) -> None:
+        self.statements = statements
+
+    def node(self, kind: str, key: str) -> Subject:
+        if kind == "triple":
+            return self.quoted(key)
+        return node_term(kind, key)
+
+    def quoted(self, sid: str) -> QuotedTriple:
+        st = self.statements.get(sid)
+        if st is None:
+            raise MappingError(f"statement {sid} is referenced but was not read")
+        return QuotedTriple(self.node(st.s_kind, st.s), URIRef(st.p), self.obj(st))
+
+    def obj(self, st: StoredStatement) -> Object:
+        if st.o_kind == "literal":
+            return Literal(
+                st.o or "",
+                lang=st.o_lang or None,
+                datatype=URIRef(st.o_datatype) if st.o_datatype else None,
+            )
+        return self.node(st.o_kind, st.o or "")
+
+
+def _property_literal(value: Any, row: PropMap, profile: Profile) -> Literal:
+    text = render_value(value, row)
+    if profile == "prov" and not isinstance(value, str):
+        return Literal(text, datatype=_TYPED.get(row.datatype))
+    return Literal(text)
+
+
+def decompile(
+    entities: Iterable[StoredEntity],
+    statements: Iterable[StoredStatement],
+    profile: Profile = "trustgraph",
+) -> list[Quad]:
+    """Quads for stored entities and statements, in ``profile`` (``trustgraph`` or ``prov``)."""
+    if profile not in PROFILES:
+        raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
+    by_id = {st.id: st for st in statements}
+    terms = _Terms(by_id)
+    out: list[Quad] = []
+    for e in entities:
+        s = node_term(e.kind, e.uri)
+        g = e.graph
+        for label in e.labels:
+            cls = CLASS_BY_LABEL.get(Label(label)) if label in Label._value2member_map_ else None
+            if cls is not None:
+                out.append(Quad(s, RDF.type, cls.iri, g))
+        for name, value in e.props.items():
+            row = PROP_BY_NAME.get(name)
+            if row is None or value is None:
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                out.append(Quad(s, row.iri, _property_literal(v, row, profile), g))
+        for rel_type, kind, target in e.links:
+            rel = REL_BY_TYPE.get(Rel(rel_type))
+            if rel is not None:
+                out.append(Quad(s, rel.iri, node_term(kind, target), g))
+        for rel_type, sid in e.statement_links:
+            rel = REL_BY_TYPE.get(Rel(rel_type))
+            if rel is not None:
+                out.append(Quad(s, rel.iri, terms.quoted(sid), g))
+    for st in by_id.values():
+        for g in st.asserted_in:
+            out.append(Quad(terms.node(st.s_kind, st.s), URIRef(st.p), terms.obj(st), g))
+    return out
