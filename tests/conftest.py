@@ -123,6 +123,12 @@ def store(neo4j_server: Neo4jServer) -> Iterator[Store]:
     """An open ``Store`` on the session's Neo4j, with tgneo's schema installed."""
     with Store.from_settings(neo4j_server.settings()) as s:
         s.verify()
+        if neo4j_server.origin == "local":  # our own test instance: drop earlier runs' collections
+            with s.driver.session(database=s.database) as session:
+                session.run(
+                    "MATCH (n) WHERE n.collection STARTS WITH 'test-' "
+                    "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
+                ).consume()
         install_schema(s)
         yield s
 

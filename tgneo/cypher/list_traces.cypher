@@ -1,5 +1,5 @@
 // Purpose: list trace roots (questions not derived from another step), newest first, with keyset pagination.
-// Params: $workspace, $collection, $type, $since, $after_time, $after_uri, $limit, $label_predicate
+// Params: $workspace, $collection, $type, $since, $after_time, $after_uri, $limit
 // Returns: uri STRING, labels LIST<STRING>, query STRING, startedAtTime DATETIME, steps INTEGER
 MATCH (q:Question {workspace: $workspace, collection: $collection})
 WHERE ($type IS NULL OR $type IN labels(q))

@@ -187,7 +187,6 @@ def list_traces(
         after_time=after_time,
         after_uri=after_uri,
         limit=limit,
-        label_predicate=str(RDFS.label),
     )
     traces = [
         {
