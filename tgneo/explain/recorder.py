@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from neo4j import ManagedTransaction
-
 from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
 from tgneo.explain.entities import Entity
 from tgneo.explain.events import ExplainEvent
@@ -21,12 +19,6 @@ from tgneo.graphmodel import WriteBatch, compile_quads
 from tgneo.store import Q, Store
 
 Sink = Callable[[ExplainEvent], None]
-
-
-class _MissingParents(Exception):
-    def __init__(self, missing: list[str]) -> None:
-        super().__init__(", ".join(missing))
-        self.missing = missing
 
 
 class Recorder:
@@ -83,18 +75,17 @@ class Recorder:
             **batch.params(),
         }
 
-        def work(tx: ManagedTransaction) -> None:
-            record = tx.run(Q.record_batch.text, params).single(strict=True)
-            if record["missing"]:
-                raise _MissingParents(list(record["missing"]))  # aborts: the transaction rolls back
-
+        # One statement is one atomic transaction: when a parent is missing the statement writes
+        # nothing (its writes sit behind a `WHERE size(missing) = 0`), and any failure inside it
+        # rolls all of it back. That lets the step go in one round trip with the driver's retries.
         try:
-            self.store.write_transaction(work, what)
-        except _MissingParents as e:
-            raise ParentNotFound(
-                f"{what}: parent step(s) not recorded in {self.workspace}/{self.collection}: {e}"
-            ) from None
+            records = self.store.write(Q.record_batch, **params)
+            missing = list(records[0]["missing"]) if records else []
         except StoreUnavailable:
             raise
         except StoreError as e:
             raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
+        if missing:
+            raise ParentNotFound(
+                f"{what}: parent step(s) not recorded in {self.workspace}/{self.collection}: {', '.join(missing)}"
+            )
