@@ -182,6 +182,147 @@ def init_schema() -> None:
         err.print(f"schema ready on {store.uri}: {len(statements)} constraints and indexes")
 
 
+# ------------------------------------------------------------------------------------------ rdf
+workspace_option = click.option(
+    "--workspace", default="default", show_default=True, envvar="TGNEO_WORKSPACE", help="Workspace (isolation key)."
+)
+collection_option = click.option(
+    "--collection", default="default", show_default=True, envvar="TGNEO_COLLECTION", help="Collection."
+)
+
+
+def _format_choice() -> click.Choice[str]:
+    from tgneo.rdf.formats import format_names
+
+    return click.Choice(format_names())
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--format", "fmt", type=_format_choice(), help="RDF format [default: from the file extension].")
+@workspace_option
+@collection_option
+@click.option("--batch-size", default=2000, show_default=True, help="Quads per transaction.")
+@fails_cleanly
+def import_(file: str, fmt: str | None, workspace: str, collection: str, batch_size: int) -> None:
+    """Load RDF (quoted triples included) into Neo4j: provenance becomes nodes, facts statements.
+
+    \b
+    Reads TrustGraph's explainability and extraction provenance (urn:graph:retrieval,
+    urn:graph:source) as labeled nodes, and any other triple as a reified :Statement, so
+    `tgneo export --profile trustgraph` gives the same quads back.
+    """
+    from rich.progress import Progress
+
+    from tgneo.rdf.formats import get_format, guess_format
+    from tgneo.rdf.star import parse
+    from tgneo.store import Store, install_schema
+    from tgneo.store.rdfio import import_quads
+
+    rdf_format = get_format(fmt) if fmt else guess_format(file)
+    data = sys.stdin.buffer.read() if file == "-" else open(file, "rb").read()  # noqa: SIM115
+    quads = parse(data, rdf_format)
+    with Store.from_settings() as store, Progress(console=err, transient=True) as bar:
+        install_schema(store)
+        task = bar.add_task(f"importing {len(quads)} quads", total=len(quads))
+        stats = import_quads(store, workspace, collection, quads, batch_size, progress=lambda n: bar.advance(task, n))
+    err.print(f"imported {stats.quads} quads into {workspace}/{collection} in {stats.batches} transaction(s)")
+
+
+@cli.command("export")
+@click.argument("uri", required=False)
+@click.option("--format", "fmt", type=_format_choice(), default="nquads", show_default=True, help="RDF format.")
+@click.option(
+    "--profile", type=click.Choice(["trustgraph", "prov"]), default="trustgraph", show_default=True,
+    help="trustgraph: exactly TrustGraph's triples (plain literals); prov: typed literals (xsd:dateTime, …).",
+)  # fmt: skip
+@workspace_option
+@collection_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here, not stdout.")
+@fails_cleanly
+def export(uri: str | None, fmt: str, profile: str, workspace: str, collection: str, output: str | None) -> None:
+    """Export a trace (URI given) or a whole collection as RDF, with quoted triples for edges."""
+    from tgneo.rdf.star import serialize
+    from tgneo.store import Store
+    from tgneo.store.rdfio import export_quads
+
+    with Store.from_settings() as store:
+        quads = export_quads(store, workspace, collection, uri, profile)  # type: ignore[arg-type]
+    text = serialize(quads, fmt)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        err.print(f"wrote {len(quads)} quads to {output}")
+    else:
+        sys.stdout.write(text)
+
+
+@cli.group()
+def traces() -> None:
+    """Find traces (questions and their steps) stored in Neo4j."""
+
+
+@traces.command("list")
+@workspace_option
+@collection_option
+@click.option("--type", "type_", type=click.Choice(["graphrag", "docrag", "agent"]), help="Only this engine.")
+@click.option("--limit", default=20, show_default=True, help="How many, newest first.")
+@click.option("--cursor", help="Continue after a previous page (printed at its end).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@fails_cleanly
+def traces_list(
+    workspace: str, collection: str, type_: str | None, limit: int, cursor: str | None, as_json: bool
+) -> None:
+    """List trace roots, newest first."""
+    import json
+
+    from rich.table import Table
+
+    from tgneo.store import Store
+    from tgneo.store.traces import list_traces
+
+    with Store.from_settings() as store:
+        page = list_traces(store, workspace, collection, type=type_, limit=limit, cursor=cursor)
+    if as_json:
+        out.print_json(json.dumps({"traces": page.traces, "next_cursor": page.next_cursor}))
+        return
+    table = Table(box=None)
+    for column in ("started", "type", "question", "uri"):
+        table.add_column(column, overflow="fold")
+    for t in page.traces:
+        table.add_row(str(t["startedAtTime"]), str(t["type"]), str(t["query"]), t["uri"])
+    out.print(table)
+    if page.next_cursor:
+        err.print(f"more: --cursor {page.next_cursor}")
+
+
+@cli.group()
+def trace() -> None:
+    """Look at one trace."""
+
+
+@trace.command("show")
+@click.argument("uri")
+@workspace_option
+@collection_option
+@click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON.")
+@fails_cleanly
+def trace_show(uri: str, workspace: str, collection: str, as_json: bool) -> None:
+    """Show a trace as a tree: steps, selected edges with their sources, tool calls, tokens."""
+    import json
+
+    from tgneo.store import Store
+    from tgneo.store.traces import get_trace
+    from tgneo.tracetree import render_trace
+
+    with Store.from_settings() as store:
+        data = get_trace(store, workspace, collection, uri)
+    if as_json:
+        out.print_json(json.dumps(data))
+    else:
+        out.print(render_trace(data))
+
+
 # ------------------------------------------------------------------------------------------ serve
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")

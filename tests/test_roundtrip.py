@@ -1,0 +1,101 @@
+"""TrustGraph-produced RDF through `tgneo import` and `tgneo export`: the same quads come back.
+
+tests/data/trustgraph_sessions.nq was written by TrustGraph 2.11.1's own provenance builders
+(scripts/make_trustgraph_fixture.py): extraction provenance, the knowledge graph with labels and
+vocabulary, and a GraphRAG, DocRAG, ReAct (with a GraphRAG sub-trace and a failed tool),
+plan-then-execute and supervisor session. The CLI runs in a subprocess against the real Neo4j.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Neo4jServer
+from tgneo.rdf.star import isomorphic, parse, serialize
+from tgneo.rdf.terms import Quad
+from tgneo.store import Store
+from tgneo.vocab import GRAPH_RETRIEVAL, PROV, TG
+
+FIXTURE = Path(__file__).parent / "data" / "trustgraph_sessions.nq"
+
+
+def tgneo(server: Neo4jServer, *args: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "tgneo.cli", *args], env=server.env(), capture_output=True, text=True, timeout=300,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def fixture_quads() -> set[Quad]:
+    return set(parse(FIXTURE.read_bytes(), "nquads"))
+
+
+@pytest.fixture
+def imported(neo4j_server: Neo4jServer, collection: str) -> str:
+    result = tgneo(neo4j_server, "import", str(FIXTURE), "--workspace", "w", "--collection", collection)
+    assert f"imported {len(fixture_quads())} quads" in result.stderr
+    return collection
+
+
+def test_the_fixture_really_has_every_session_kind() -> None:
+    quads = fixture_quads()
+    types = {q.o for q in quads if q.g == GRAPH_RETRIEVAL and str(q.p).endswith("#type")}
+    assert {TG.GraphRagQuestion, TG.DocRagQuestion, TG.AgentQuestion, TG.Plan, TG.Decomposition, TG.Error} <= types
+    assert any(q.p == TG.contains for q in quads) and any(q.p == TG.edge for q in quads)
+
+
+def test_import_then_export_gives_back_exactly_the_same_quads(neo4j_server: Neo4jServer, imported: str) -> None:
+    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported, "--profile", "trustgraph")
+    assert set(parse(exported.stdout, "nquads")) == fixture_quads()
+    assert exported.stdout == serialize(fixture_quads(), "nquads")  # canonical N-Quads: byte for byte
+
+
+def test_every_selected_edge_leads_to_its_document(store: Store, imported: str) -> None:
+    with store.driver.session(database=store.database) as session:
+        record = session.run(
+            "MATCH (sel:EdgeSelection {workspace: 'w', collection: $c}) "
+            "RETURN count(sel) AS selections, count { MATCH (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:Statement)"
+            "<-[:CONTAINS]-(:Subgraph)-[:WAS_DERIVED_FROM*]->(:Document) } AS chains, "
+            "sum(CASE WHEN EXISTS { (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:Statement)<-[:CONTAINS]-(:Subgraph)"
+            "-[:WAS_DERIVED_FROM*]->(:Document) } THEN 1 ELSE 0 END) AS covered",
+            c=imported,
+        ).single()
+    assert record is not None
+    assert record["selections"] == 4  # two in the GraphRAG session, two in the ReAct sub-trace
+    assert record["covered"] == record["selections"]
+
+
+def test_export_of_one_trace_is_that_trace(neo4j_server: Neo4jServer, imported: str) -> None:
+    root = "urn:trustgraph:agent:00000000-0000-4000-8000-000000000003"
+    exported = set(parse(tgneo(neo4j_server, "export", root, "--workspace", "w", "--collection", imported).stdout,
+                         "nquads"))  # fmt: skip
+    assert exported < fixture_quads()
+    subjects = {str(q.s) for q in exported}
+    assert root in subjects and "urn:trustgraph:question:00000000-0000-4000-8000-000000000004" in subjects
+    assert not any("000000000001" in s for s in subjects)  # the standalone GraphRAG session is another trace
+
+
+@pytest.mark.parametrize("fmt", ["trig", "json-ld"])
+def test_other_quad_formats_round_trip_too(neo4j_server: Neo4jServer, imported: str, fmt: str) -> None:
+    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported, "--format", fmt).stdout
+    assert isomorphic(parse(exported, fmt), fixture_quads())
+
+
+def test_the_prov_profile_types_literals_and_round_trips_in_its_own_profile(
+    neo4j_server: Neo4jServer, imported: str, tmp_path: Path
+) -> None:
+    prov = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported, "--profile", "prov").stdout
+    quads = set(parse(prov, "nquads"))
+    started = {q.o for q in quads if q.p == PROV.startedAtTime}
+    assert started and all(str(o.datatype).endswith("#dateTime") for o in started)  # type: ignore[union-attr]
+    again_file = tmp_path / "prov.nq"
+    again_file.write_text(prov)
+    tgneo(neo4j_server, "import", str(again_file), "--workspace", "w", "--collection", imported + "-prov")
+    again = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported + "-prov", "--profile", "prov")
+    assert set(parse(again.stdout, "nquads")) == quads

@@ -1,0 +1,107 @@
+"""Draw a trace (``tgneo.store.traces.get_trace`` output) as a terminal tree: users would rather look.
+
+Steps hang under the step they derive from; a step with several parents (an agent synthesis over
+findings) hangs under the first and names the others. Selected edges show their labels, score,
+reasoning and where they were extracted from (chunk → page → document).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from rich.markup import escape
+from rich.tree import Tree
+
+
+def _short(uri: str, keep: int = 60) -> str:
+    return uri if len(uri) <= keep else uri[: keep - 1] + "…"
+
+
+def _usage(props: dict[str, Any]) -> str:
+    parts = []
+    if "inToken" in props or "outToken" in props:
+        parts.append(f"{props.get('inToken', 0)}→{props.get('outToken', 0)} tokens")
+    if props.get("llmModel"):
+        parts.append(str(props["llmModel"]))
+    for key, name in (("llmDurationMs", "llm"), ("toolDurationMs", "tool")):
+        if props.get(key) is not None:
+            parts.append(f"{name} {props[key]} ms")
+    return f" [dim]({escape(', '.join(parts))})[/]" if parts else ""
+
+
+def _edge_line(edge: dict[str, Any]) -> str:
+    st = edge["statement"]
+    s = st.get("s_label") or st["s"]
+    p = st.get("p_label") or st["p"]
+    o = st.get("o_label") or st["o"]
+    score = f" score {edge['score']:.2f}" if isinstance(edge.get("score"), int | float) else ""
+    concept = f" concept {', '.join(edge['concept'])}" if edge.get("concept") else ""
+    return f"[cyan]({escape(str(s))}, {escape(str(p))}, {escape(str(o))})[/]{score}{escape(concept)}"
+
+
+def _describe(step: dict[str, Any]) -> str:
+    props = step["properties"]
+    head = f"[bold]{escape(step['type'])}[/] [dim]{escape(_short(step['uri']))}[/]"
+    detail = ""
+    if props.get("query"):
+        detail = f' "{escape(str(props["query"]))}"'
+    elif props.get("concept") and step["type"] == "Grounding":
+        detail = f" concepts: {escape(', '.join(props['concept']))}"
+    elif props.get("action"):
+        detail = f" {escape(str(props['action']))}({escape(str(props.get('arguments', '')))})"
+    elif props.get("pattern"):
+        detail = f" pattern {escape(str(props['pattern']))}"
+    if step.get("error"):
+        detail += f" [red]error: {escape(str(step['error']))}[/]"
+    return head + detail + _usage(props)
+
+
+def render_trace(trace: dict[str, Any]) -> Tree:
+    """A ``rich`` tree of the trace, root first."""
+    steps = {s["uri"]: s for s in trace["steps"]}
+    children: dict[str, list[str]] = defaultdict(list)
+    for step in trace["steps"]:
+        parents = [p for p in step["parents"] if p in steps]
+        if parents:
+            children[parents[0]].append(step["uri"])
+    title = f"[bold]{escape(str(trace.get('type') or 'trace'))}[/] {escape(trace['uri'])}"
+    totals = trace.get("totals", {})
+    title += f"  [dim]{totals.get('inToken', 0)}→{totals.get('outToken', 0)} tokens"
+    title += f", {totals.get('errors', 0)} error(s)[/]"
+    tree = Tree(title)
+
+    def add(branch: Tree, uri: str, seen: set[str]) -> None:
+        if uri in seen:
+            return
+        seen.add(uri)
+        step = steps[uri]
+        node = branch.add(_describe(step))
+        others = [p for p in step["parents"][1:] if p in steps]
+        if others:
+            node.add(f"[dim]also derives from {escape(', '.join(_short(o, 40) for o in others))}[/]")
+        for e in step.get("entities", []):
+            node.add(f"seed {escape(str(e.get('label') or e['uri']))}")
+        for edge in step.get("edges", []):
+            edge_node = node.add(_edge_line(edge))
+            if edge.get("reasoning"):
+                edge_node.add(f"[italic]{escape(str(edge['reasoning']))}[/]")
+            for source in edge["statement"].get("sources", []):
+                chain = " → ".join(_short(n["uri"], 48) for n in source["chain"])
+                edge_node.add(f"[green]from[/] {escape(chain)}")
+        for chunk in step.get("chunks", []):
+            c = chunk.get("chunk") or {}
+            doc = f" → {', '.join(c.get('chain', []))}" if c.get("chain") else ""
+            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)} score {chunk.get('score')}")
+        for doc in step.get("documents", []):
+            if doc.get("text"):
+                text = str(doc["text"])
+                node.add(f'[yellow]"{escape(text[:200])}{"…" if len(text) > 200 else ""}"[/]')
+        for child in children.get(uri, []):
+            add(node, child, seen)
+
+    roots = [s["uri"] for s in trace["steps"] if s["depth"] == 0]
+    seen: set[str] = set()
+    for root in roots:
+        add(tree, root, seen)
+    return tree
