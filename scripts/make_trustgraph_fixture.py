@@ -24,6 +24,7 @@ from trustgraph.schema import Term, Triple
 
 from tgneo.rdf.star import serialize
 from tgneo.rdf.terms import Quad, QuotedTriple
+from tgneo.vocab import SKOS
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "trustgraph_sessions.nq"
 TS = "2025-06-01T10:15:30.123456Z"
@@ -62,7 +63,7 @@ def quads(triples: list[Triple], graph: str) -> list[Quad]:
 FACTS = [
     fact(EX + "marie-curie", EX + "discovered", iri(EX + "radium")),
     fact(EX + "marie-curie", EX + "discovered", iri(EX + "polonium")),
-    fact(EX + "marie-curie", "http://www.w3.org/2004/02/skos/core#definition", lit("Physicist and chemist", language="en")),
+    fact(EX + "marie-curie", str(SKOS.definition), lit("Physicist and chemist", language="en")),
     fact(EX + "marie-curie", EX + "born", lit("1867", datatype="http://www.w3.org/2001/XMLSchema#gYear")),
     fact(EX + "marie-curie", EX + "bornIn", iri(EX + "warsaw")),
 ]
@@ -124,23 +125,51 @@ def react(sid: str, sub_sid: str) -> list[Triple]:
     return [
         *tg.agent_session_triples(session, "Where was Marie Curie born?", TS),
         *tg.agent_pattern_decision_triples(tg.agent_pattern_decision_uri(sid), session, "react", "lookup"),
-        *tg.agent_iteration_triples(i1, question_uri=session, action="web-search", arguments={"q": "Curie birthplace"},
-                                    thought_uri=tg.agent_thought_uri(sid, 1),
-                                    thought_document_id=tg.agent_thought_uri(sid, 1),
-                                    tool_candidates=["web-search", "graph-rag"], step_number=1, llm_duration_ms=420,
-                                    in_token=50, out_token=20, model="mock-llm"),  # fmt: skip
-        *tg.agent_observation_triples(tg.agent_observation_uri(sid, 1), i1, tool_duration_ms=3001,
-                                      tool_error="web-search timed out after 3000 ms"),  # fmt: skip
-        *tg.agent_iteration_triples(i2, previous_uri=i1, action="graph-rag",
-                                    arguments={"question": "Where was Marie Curie born?"},
-                                    tool_candidates=["web-search", "graph-rag"], step_number=2, llm_duration_ms=380,
-                                    in_token=70, out_token=18, model="mock-llm"),  # fmt: skip
+        *tg.agent_iteration_triples(
+            i1,
+            question_uri=session,
+            action="web-search",
+            arguments={"q": "Curie birthplace"},
+            thought_uri=tg.agent_thought_uri(sid, 1),
+            thought_document_id=tg.agent_thought_uri(sid, 1),
+            tool_candidates=["web-search", "graph-rag"],
+            step_number=1,
+            llm_duration_ms=420,
+            in_token=50,
+            out_token=20,
+            model="mock-llm",
+        ),  # fmt: skip
+        *tg.agent_observation_triples(
+            tg.agent_observation_uri(sid, 1), i1, tool_duration_ms=3001, tool_error="web-search timed out after 3000 ms"
+        ),  # fmt: skip
+        *tg.agent_iteration_triples(
+            i2,
+            previous_uri=i1,
+            action="graph-rag",
+            arguments={"question": "Where was Marie Curie born?"},
+            tool_candidates=["web-search", "graph-rag"],
+            step_number=2,
+            llm_duration_ms=380,
+            in_token=70,
+            out_token=18,
+            model="mock-llm",
+        ),  # fmt: skip
         *graphrag(sub_sid, parent=i2),  # the graph-rag tool's own trace, under the iteration
-        *tg.agent_observation_triples(tg.agent_observation_uri(sid, 2), tg.synthesis_uri(sub_sid),
-                                      document_id=tg.agent_observation_uri(sid, 2), tool_duration_ms=900),  # fmt: skip
-        *tg.agent_final_triples(tg.agent_final_uri(sid), previous_uri=i2,
-                                document_id=f"urn:trustgraph:agent:{sid}/answer", termination_reason="final-answer",
-                                in_token=90, out_token=12, model="mock-llm"),  # fmt: skip
+        *tg.agent_observation_triples(
+            tg.agent_observation_uri(sid, 2),
+            tg.synthesis_uri(sub_sid),
+            document_id=tg.agent_observation_uri(sid, 2),
+            tool_duration_ms=900,
+        ),  # fmt: skip
+        *tg.agent_final_triples(
+            tg.agent_final_uri(sid),
+            previous_uri=i2,
+            document_id=f"urn:trustgraph:agent:{sid}/answer",
+            termination_reason="final-answer",
+            in_token=90,
+            out_token=12,
+            model="mock-llm",
+        ),  # fmt: skip
     ]
 
 
@@ -153,8 +182,15 @@ def plan(sid: str) -> list[Triple]:
         *tg.agent_plan_triples(p, session, ["find discoveries", "summarise"], 30, 15, "mock-llm"),
         *tg.agent_step_result_triples(r1, p, "find discoveries", r1, 20, 10, "mock-llm"),
         *tg.agent_step_result_triples(r2, p, "summarise"),
-        *tg.agent_synthesis_triples(tg.agent_synthesis_uri(sid), [r1, r2], f"urn:trustgraph:agent:{sid}/answer",
-                                    "final-answer", 60, 20, "mock-llm"),  # fmt: skip
+        *tg.agent_synthesis_triples(
+            tg.agent_synthesis_uri(sid),
+            [r1, r2],
+            f"urn:trustgraph:agent:{sid}/answer",
+            "final-answer",
+            60,
+            20,
+            "mock-llm",
+        ),  # fmt: skip
     ]
 
 

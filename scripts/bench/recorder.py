@@ -154,8 +154,10 @@ def bench_writes(store: Store, sessions: int, run_id: str) -> dict[str, Any]:
     rec_c, floor_c, tg_c = f"bench-rec-{run_id}", f"bench-floor-{run_id}", f"bench-tg-{run_id}"
     recorder = Recorder(store, "bench", rec_c)
     with store.driver.session(database=store.database) as s:
-        for stmt in ("CREATE INDEX bench_tg_node IF NOT EXISTS FOR (n:BenchNode) ON (n.user, n.collection, n.uri)",
-                     "CREATE INDEX bench_tg_lit IF NOT EXISTS FOR (n:BenchLiteral) ON (n.user, n.collection, n.value)"):
+        for stmt in (
+            "CREATE INDEX bench_tg_node IF NOT EXISTS FOR (n:BenchNode) ON (n.user, n.collection, n.uri)",
+            "CREATE INDEX bench_tg_lit IF NOT EXISTS FOR (n:BenchLiteral) ON (n.user, n.collection, n.value)",
+        ):
             s.run(stmt).consume()  # the indexes TrustGraph's writer creates  # fmt: skip
     warm = session(-1)
     for step in warm:  # plan caches and connections warm for all three
