@@ -99,3 +99,61 @@ def test_the_prov_profile_types_literals_and_round_trips_in_its_own_profile(
     tgneo(neo4j_server, "import", str(again_file), "--workspace", "w", "--collection", imported + "-prov")
     again = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported + "-prov", "--profile", "prov")
     assert set(parse(again.stdout, "nquads")) == quads
+
+
+EDGE_CASES = Path(__file__).parent / "data" / "edge_cases.nq"
+
+
+def test_awkward_rdf_survives_the_round_trip_unchanged(neo4j_server: Neo4jServer, collection: str) -> None:
+    """Non-canonical numbers, typed strings, language tags, repeated single-valued predicates, unmapped
+    classes and predicates, literals where IRIs belong, nested and subject quoted triples, blank nodes."""
+    tgneo(neo4j_server, "import", str(EDGE_CASES), "--workspace", "w", "--collection", collection)
+    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection).stdout
+    assert isomorphic(parse(exported, "nquads"), parse(EDGE_CASES.read_bytes(), "nquads"))
+
+
+def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_written(
+    neo4j_server: Neo4jServer, store: Store, collection: str, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.nq"
+    bad.write_text('<urn:a> <urn:b> <urn:c> .\n<urn:a> <urn:b> "unterminated .\n')
+    result = subprocess.run(
+        [sys.executable, "-m", "tgneo.cli", "import", str(bad), "--collection", collection], env=neo4j_server.env(),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "line 2" in result.stderr and "Traceback" not in result.stderr
+    with store.driver.session(database=store.database) as session:
+        record = session.run("MATCH (n {collection: $c}) RETURN count(n) AS n", c=collection).single()
+    assert record is not None and record["n"] == 0
+
+
+def test_an_unknown_format_is_refused_naming_the_formats(neo4j_server: Neo4jServer, tmp_path: Path) -> None:
+    odd = tmp_path / "data.xyz"
+    odd.write_text("")
+    result = subprocess.run(
+        [sys.executable, "-m", "tgneo.cli", "import", str(odd)], env=neo4j_server.env(), capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1 and "nquads" in result.stderr
+
+
+def test_typed_numbers_are_native_and_follow_the_export_profile(
+    neo4j_server: Neo4jServer, store: Store, collection: str, tmp_path: Path
+) -> None:
+    typed = tmp_path / "typed.nq"
+    typed.write_text(
+        "<urn:ex:c> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://trustgraph.ai/ns/Chunk> "
+        "<urn:graph:source> .\n"
+        '<urn:ex:c> <https://trustgraph.ai/ns/charOffset> "12"^^<http://www.w3.org/2001/XMLSchema#integer> '
+        "<urn:graph:source> .\n"
+    )
+    tgneo(neo4j_server, "import", str(typed), "--workspace", "w", "--collection", collection)
+    with store.driver.session(database=store.database) as session:
+        record = session.run("MATCH (c:Chunk {collection: $c}) RETURN c.charOffset AS v", c=collection).single()
+    assert record is not None and record["v"] == 12
+    plain = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection).stdout
+    prov = ("--profile", "prov")
+    typed_out = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, *prov).stdout
+    assert '<https://trustgraph.ai/ns/charOffset> "12" <urn:graph:source>' in plain
+    assert '"12"^^<http://www.w3.org/2001/XMLSchema#integer> <urn:graph:source>' in typed_out

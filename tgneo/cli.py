@@ -214,12 +214,16 @@ def import_(file: str, fmt: str | None, workspace: str, collection: str, batch_s
     """
     from rich.progress import Progress
 
-    from tgneo.rdf.formats import get_format, guess_format
+    from tgneo.errors import UnsupportedFormat
+    from tgneo.rdf.formats import format_names, get_format, guess_format
     from tgneo.rdf.star import parse
     from tgneo.store import Store, install_schema
     from tgneo.store.rdfio import import_quads
 
-    rdf_format = get_format(fmt) if fmt else guess_format(file)
+    try:
+        rdf_format = get_format(fmt) if fmt else guess_format(file)
+    except UnsupportedFormat as e:
+        raise UnsupportedFormat(f"{e}; or pass --format {'|'.join(format_names())}") from None
     data = sys.stdin.buffer.read() if file == "-" else open(file, "rb").read()  # noqa: SIM115
     quads = parse(data, rdf_format)
     with Store.from_settings() as store, Progress(console=err, transient=True) as bar:
