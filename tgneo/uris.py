@@ -28,6 +28,7 @@ import uuid
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import InvalidEntity
+from tgneo.rdf.star import n3
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.vocab import TRUSTGRAPH_BASE
 
@@ -408,44 +409,19 @@ def agent_answer_uri(session_id: str) -> str:
 # --------------------------------------------------------------------------------------------------
 # statement identity
 
-_ECHAR = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
-def _escape_literal(text: str) -> str:
-    """N-Triples string escaping, so no lexical form can fake the closing quote."""
-    return "".join(_ECHAR.get(ch, ch) for ch in text)
-
-
-def _escape_iri(text: str) -> str:
-    r"""N-Triples ``\u`` escaping of what an IRIREF may not hold (``\`` included, so it is injective)."""
-    out = []
-    for ch in text:
-        if ch in _FORBIDDEN or ord(ch) <= 0x20 or unicodedata.category(ch) == "Cc":
-            out.append(f"\\u{ord(ch):04X}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08X}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 _POSITIONS = {"s": "subject", "p": "predicate", "o": "object"}
 
 
 def _canonical(term: object, position: str) -> str:
-    """One term in canonical N-Triples(-star) form; quoted triples recurse as ``<< s p o >>``."""
+    """One term in canonical N-Triples(-star) form (rendered by ``tgneo.rdf.star.n3``, the one writer)."""
     if isinstance(term, QuotedTriple) and position != "p":
         return f"<< {_canonical(term.s, 's')} {_canonical(term.p, 'p')} {_canonical(term.o, 'o')} >>"
-    if isinstance(term, URIRef):
-        return f"<{_escape_iri(str(term))}>"
-    if isinstance(term, BNode) and position != "p":
-        return f"_:{_escape_iri(str(term))}"
+    if isinstance(term, URIRef) or (isinstance(term, BNode) and position != "p"):
+        return n3(term)
     if isinstance(term, Literal) and position == "o":
-        text = f'"{_escape_literal(str(term))}"'
-        if term.language:
-            # Language tags compare case-insensitively (RDF 1.1, and rdflib's Literal equality).
-            return f"{text}@{term.language.lower()}"
-        if term.datatype is not None:
-            return f"{text}^^<{_escape_iri(str(term.datatype))}>"
-        return text
+        if term.language:  # language tags compare case-insensitively (RDF 1.1)
+            term = Literal(str(term), lang=term.language.lower())
+        return n3(term)
     raise InvalidEntity(f"edge_id: {type(term).__name__} {term!r} cannot be the {_POSITIONS[position]} of a statement")
 
 
