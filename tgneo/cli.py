@@ -302,7 +302,7 @@ def traces_list(
 
 @cli.group()
 def trace() -> None:
-    """Look at one trace."""
+    """Look at one trace: its steps, the edges it selected and where they came from."""
 
 
 @trace.command("show")
