@@ -12,7 +12,7 @@ from typing import Literal
 from tgneo.store.driver import Store
 from tgneo.vocab import Label
 
-Kind = Literal["unique", "range", "text"]
+Kind = Literal["unique", "range"]
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,10 @@ class SchemaItem:
     def cypher(self) -> str:
         props = ", ".join(f"n.{p}" for p in self.properties)
         target = f"FOR (n:{self.label.value})"
+        # DDL takes no parameters: name, label and properties come only from SCHEMA below.
         if self.kind == "unique":
-            return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} REQUIRE ({props}) IS UNIQUE"
-        if self.kind == "text":
-            return f"CREATE TEXT INDEX {self.name} IF NOT EXISTS {target} ON ({props})"
-        return f"CREATE INDEX {self.name} IF NOT EXISTS {target} ON ({props})"
+            return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} REQUIRE ({props}) IS UNIQUE"  # cypher-label-ok
+        return f"CREATE INDEX {self.name} IF NOT EXISTS {target} ON ({props})"  # cypher-label-ok
 
 
 SCHEMA: tuple[SchemaItem, ...] = (
