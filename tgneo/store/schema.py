@@ -29,7 +29,8 @@ class SchemaItem:
         target = f"FOR (n:{self.label.value})"
         # DDL takes no parameters: name, label and properties come only from SCHEMA below.
         if self.kind == "unique":
-            return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} REQUIRE ({props}) IS UNIQUE"  # cypher-label-ok
+            unique = f"REQUIRE ({props}) IS UNIQUE"
+            return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} {unique}"  # cypher-label-ok
         return f"CREATE INDEX {self.name} IF NOT EXISTS {target} ON ({props})"  # cypher-label-ok
 
 
