@@ -131,11 +131,6 @@ class Store:
         with translate_errors(action, self.uri), self.driver.session(database=self.database) as session:
             return session.execute_write(work)
 
-    def read_transaction(self, work: Callable[[ManagedTransaction], T], action: str) -> T:
-        """Run ``work`` in one managed read transaction (one consistent snapshot)."""
-        with translate_errors(action, self.uri), self.driver.session(database=self.database) as session:
-            return session.execute_read(work)
-
     def run_schema(self, statement: str) -> None:
         """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary)."""
         with (
