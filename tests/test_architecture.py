@@ -12,7 +12,20 @@ from tgneo.mapping import CLASSES, RELATIONSHIPS, STATEMENT_RELS, STRUCTURAL_LAB
 from tgneo.vocab import Label, Rel
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tgneo"
-PURE = ["vocab.py", "mapping.py", "uris.py", "graphmodel.py", "explain/entities.py", "explain/events.py", "rdf"]
+PURE = [
+    "vocab.py",
+    "mapping.py",
+    "uris.py",
+    "graphmodel.py",
+    "explain/entity.py",
+    "explain/graphrag.py",
+    "explain/docrag.py",
+    "explain/agent.py",
+    "explain/entities.py",
+    "explain/events.py",
+    "ingest/provenance.py",
+    "rdf",
+]
 
 
 def _modules(entry: str) -> list[Path]:
