@@ -7,11 +7,16 @@ TGNEO_EXTRAS= source "$(dirname "$0")/bootstrap.sh"
 if [ -z "${NEO4J_URI:-}" ]; then
   tgneo db start
   eval "$(tgneo db env)"
+  # The Browser of the instance that actually runs (it may have been started earlier on other ports).
+  browser="$(tgneo db status --json | python -c 'import json, sys; print(json.load(sys.stdin)["browser"])')"
+  where="Neo4j Browser   ${browser}   (user neo4j, password: tgneo db env)"
+else
+  where="Neo4j           ${NEO4J_URI}"
 fi
 tgneo init-schema
 cat >&2 <<MSG
 
-  Neo4j Browser   http://127.0.0.1:${TGNEO_HTTP_PORT:-7474}/browser/   (user neo4j, password: tgneo db env)
+  ${where}
   tgneo API       http://127.0.0.1:${TGNEO_PORT:-8888}/   (try /readyz)
 
 MSG

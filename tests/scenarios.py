@@ -181,3 +181,30 @@ def supervisor(sid: str | None = None) -> list[Step]:
         (session, {}), (d, {}), (sub, {}), (f1, {f1.uri: f"radioactivity [{sid}]"}), (f2, {}),
         (s, {answer: f"Both physicists. [{sid}]"}),
     ]  # fmt: skip
+
+
+def long_react(iterations: int, sid: str | None = None) -> list[Step]:
+    """A ReAct session whose steps form one long chain: i1 ← o1 ← i2 ← o2 … ← Conclusion.
+
+    Each iteration derives from the previous observation, so the chain is ``2 * iterations + 1`` deep:
+    the shape that once cut traces off at depth 64.
+    """
+    sid = sid or uris.new_session_id()
+    session = ent.AgentQuestion(uri=uris.agent_session_uri(sid), query="Count to forty, one tool call each",
+                                timestamp=TS)  # fmt: skip
+    steps: list[Step] = [(session, {})]
+    previous: str | None = None
+    for n in range(1, iterations + 1):
+        it = ent.Analysis(
+            uri=uris.agent_iteration_uri(sid, n), question=session.uri if previous is None else None,
+            previous=previous, action="calculator", arguments={"expression": f"{n - 1} + 1"}, step_number=n,
+            in_token=10, out_token=2, model="mock-llm",
+        )  # fmt: skip
+        obs_uri = uris.agent_observation_uri(sid, n)
+        steps += [(it, {}), (ent.Observation(uri=obs_uri, parent=it.uri, document=obs_uri), {obs_uri: f"{n} [{sid}]"})]
+        previous = obs_uri
+    answer = uris.agent_answer_uri(sid)
+    final = ent.Conclusion(uri=uris.agent_final_uri(sid), previous=previous, document=answer,
+                           termination_reason="final-answer")  # fmt: skip
+    steps.append((final, {answer: f"Forty. [{sid}]"}))
+    return steps

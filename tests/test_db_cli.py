@@ -78,6 +78,24 @@ def _pid(instance_dir: Path) -> int:
     return int((instance_dir / "run" / "neo4j.pid").read_text().strip())
 
 
+def test_db_status_json_names_the_instances_own_ports(lifecycle_ports: tuple[int, int]) -> None:
+    """scripts/demo.sh reads the Browser URL from here, so it is right whatever port the instance uses."""
+    import json
+
+    assert _start(lifecycle_ports).returncode == 0
+    status = tgneo("db", "status", "--instance", INSTANCE, "--json")
+    assert status.returncode == 0, status.stderr
+    reported = json.loads(status.stdout)
+    assert reported["running"] is True
+    assert reported["browser"] == f"http://127.0.0.1:{lifecycle_ports[1]}/browser/"
+    assert reported["bolt"] == f"bolt://127.0.0.1:{lifecycle_ports[0]}"
+
+
+def test_the_demo_takes_the_browser_url_from_the_running_instance() -> None:
+    demo = (Path(__file__).parent.parent / "scripts" / "demo.sh").read_text()
+    assert "tgneo db status --json" in demo and ":7474" not in demo and "TGNEO_HTTP_PORT" not in demo
+
+
 def test_db_start_twice_reuses_the_running_server(lifecycle_ports: tuple[int, int]) -> None:
     assert _start(lifecycle_ports).returncode == 0
     instance_dir = default_home() / "instances" / INSTANCE

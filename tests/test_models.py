@@ -44,6 +44,7 @@ from tgneo.models import (
 )
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store
+from tgneo.store.writer import write_batch
 from tgneo.vocab import GRAPH_RETRIEVAL, RDF, RDFS, TG, Label
 
 WORKSPACE = "default"
@@ -340,7 +341,7 @@ def test_a_non_canonical_literal_reads_back_as_its_text(store: Store, connected:
         Quad(uri, TG.edgeCount, Literal("007"), GRAPH_RETRIEVAL),  # kept as the string "007" to export exactly
         Quad(uri, TG.score, Literal("high"), GRAPH_RETRIEVAL),
     ]
-    Recorder(store, WORKSPACE, collection).write(compile_quads(quads))
+    write_batch(store, WORKSPACE, collection, compile_quads(quads))
     exploration = Exploration.within(WORKSPACE, collection).first()
     assert (exploration.edgeCount, exploration.score) == ("007", "high")
 

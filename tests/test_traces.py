@@ -13,13 +13,14 @@ from tgneo.explain.recorder import Recorder
 from tgneo.graphmodel import compile_quads
 from tgneo.store import Store
 from tgneo.store.traces import dependents, get_trace, list_traces, source_chain
+from tgneo.store.writer import write_batch
 from tgneo.uris import edge_id
 
 
 def record(store: Store, collection: str, *sessions: list[scenarios.Step], workspace: str = "w") -> None:
     """Record the knowledge graph (its labels) and then every session's steps, in order."""
     recorder = Recorder(store, workspace, collection)
-    recorder.write(compile_quads(scenarios.corpus().kg))
+    write_batch(store, workspace, collection, compile_quads(scenarios.corpus().kg))
     for steps in sessions:
         for step, contents in steps:
             recorder.record(step, contents)
@@ -165,7 +166,7 @@ def test_list_traces_since_excludes_older_questions(store: Store, collection: st
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"type": "sql"}, "unknown trace type"),
+        ({"type": "sql"}, "unknown session kind"),
         ({"limit": 0}, "limit"),
         ({"cursor": "garbage!"}, "cursor"),
         ({"since": datetime(2020, 1, 1)}, "time zone"),

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from tgneo.errors import ConfigError
+
 
 def _env(name: str) -> dict[str, str]:
     return {"env_var": name}
@@ -29,6 +31,18 @@ def default_home() -> Path:
     return (base / "tgneo").resolve()
 
 
+def _parse(var: str, kind: str, raw: str) -> object:
+    """An environment value as its field's type; a malformed number names the variable."""
+    if kind == "Path":
+        return Path(raw).expanduser().resolve()
+    if kind == "float":
+        try:
+            return float(raw)
+        except ValueError:
+            raise ConfigError(f"{var}={raw!r} is not a number") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     """Runtime configuration. Build with ``Settings.from_env()``; tests pass explicit values."""
@@ -38,6 +52,7 @@ class Settings:
     neo4j_password: str | None = field(default=None, metadata=_env("NEO4J_PASSWORD"))
     neo4j_database: str = field(default="neo4j", metadata=_env("NEO4J_DATABASE"))
     neo4j_connect_timeout: float = field(default=5.0, metadata=_env("TGNEO_NEO4J_CONNECT_TIMEOUT"))
+    neo4j_retry_seconds: float = field(default=30.0, metadata=_env("TGNEO_NEO4J_RETRY_SECONDS"))
     home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
     tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
 
@@ -49,12 +64,6 @@ class Settings:
         for f in fields(cls):
             var = f.metadata.get("env_var")
             if var and env.get(var) not in (None, ""):
-                raw = env[var]
-                if f.name == "home":
-                    values[f.name] = Path(raw).expanduser().resolve()
-                elif f.name == "neo4j_connect_timeout":
-                    values[f.name] = float(raw)
-                else:
-                    values[f.name] = raw
+                values[f.name] = _parse(var, str(f.type), env[var])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -74,6 +74,10 @@ class RecordingFailed(StoreError):
     """A step could not be written; its transaction was rolled back and nothing of it is stored."""
 
 
+class ConfigError(TgneoError):
+    """A setting (an environment variable) has a value tgneo cannot use; the message names it."""
+
+
 class ProvisioningError(TgneoError):
     """The local Neo4j could not be provisioned, started or stopped."""
 

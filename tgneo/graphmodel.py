@@ -35,6 +35,7 @@ from rdflib.term import BNode, Literal, URIRef
 from tgneo.errors import MappingError
 from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.timestamps import iso_z, parse_iso
 from tgneo.uris import edge_id
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
 
@@ -52,7 +53,7 @@ def render_value(value: Any, row: PropMap) -> str:
     if isinstance(value, bool):  # bool is an int; never stored, but be exact if someone did
         return "true" if value else "false"
     if isinstance(value, datetime):
-        return value.isoformat().replace("+00:00", "Z")
+        return iso_z(value)
     return str(value)  # str(0.93) == "0.93", str(12) == "12": TrustGraph's own rendering
 
 
@@ -67,7 +68,7 @@ def native_value(lexical: str, row: PropMap) -> Any:
             if not math.isfinite(value):
                 return lexical
         elif row.datatype == "datetime":
-            value = datetime.fromisoformat(lexical.replace("Z", "+00:00"))
+            value = parse_iso(lexical)
             if value.tzinfo is None:
                 return lexical
         else:
@@ -115,23 +116,32 @@ def node_term(kind: str, key: str) -> URIRef | BNode:
 # ------------------------------------------------------------------------------------------ compile
 @dataclass
 class WriteBatch:
-    """The rows one ``record_batch`` statement writes. Every list is a ``$parameter``."""
+    """The rows one ``record_batch`` statement writes. Every list is a ``$parameter``.
+
+    :meth:`params` hands every list over sorted by the node it locks, so that concurrent writers
+    that share statement or resource nodes (sixteen Focus steps selecting the same edges) take
+    their locks in one global order instead of deadlocking each other.
+    """
 
     resources: list[dict[str, Any]] = field(default_factory=list)
     entities: list[dict[str, Any]] = field(default_factory=list)
     links: list[dict[str, Any]] = field(default_factory=list)
     statements: list[dict[str, Any]] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)
     statement_links: list[dict[str, Any]] = field(default_factory=list)
     contents: list[dict[str, Any]] = field(default_factory=list)
 
     def params(self) -> dict[str, list[dict[str, Any]]]:
         return {
-            "resources": self.resources,
-            "entities": self.entities,
-            "links": self.links,
-            "statements": self.statements,
-            "statement_links": self.statement_links,
-            "contents": self.contents,
+            "resources": sorted(self.resources, key=lambda r: r["uri"]),
+            "entities": sorted(self.entities, key=lambda e: e["uri"]),
+            "links": sorted(self.links, key=lambda link: (link["to"], link["from"], link["type"])),
+            "statements": sorted(self.statements, key=lambda st: st["id"]),
+            "parts": sorted(self.parts, key=lambda p: (p["uri"] or "", p["nested"] or "", p["statement"], p["role"])),
+            "statement_links": sorted(
+                self.statement_links, key=lambda link: (link["statement"], link["from"], link["type"])
+            ),
+            "contents": sorted(self.contents, key=lambda c: c["uri"]),
         }
 
     def size(self) -> int:
@@ -156,10 +166,9 @@ class _Compiler:
         sid = edge_id(s, p, o)
         row = self._statements.get(sid)
         if row is None:
-            row = {"id": sid, "props": {"p": str(p)}, "asserted": [], "parts": []}
+            row = {"id": sid, "props": {"p": str(p)}, "asserted": []}
             self._statements[sid] = row
-            for role, term in (("SUBJECT", s), ("PREDICATE", p), ("OBJECT", o)):
-                prefix = {"SUBJECT": "s", "PREDICATE": "p", "OBJECT": "o"}[role]
+            for role, prefix, term in (("SUBJECT", "s", s), ("PREDICATE", "p", p), ("OBJECT", "o", o)):
                 if isinstance(term, Literal):
                     row["props"].update(
                         o=str(term),
@@ -171,12 +180,12 @@ class _Compiler:
                 if isinstance(term, QuotedTriple):
                     ref = self.statement(term.s, term.p, term.o)
                     row["props"].update({prefix: ref, f"{prefix}_kind": "triple"})
-                    row["parts"].append({"role": role, "statement": ref, "uri": None})
+                    self.batch.parts.append({"statement": sid, "role": role, "nested": ref, "uri": None})
                     continue
                 key = self.resource(term)
                 if prefix != "p":
                     row["props"].update({prefix: key, f"{prefix}_kind": term_key(term)[0]})
-                row["parts"].append({"role": role, "statement": None, "uri": key})
+                self.batch.parts.append({"statement": sid, "role": role, "nested": None, "uri": key})
             self.batch.statements.append(row)
         if asserted_in is not None and asserted_in not in row["asserted"]:
             row["asserted"].append(asserted_in)

@@ -163,6 +163,33 @@ STRUCTURAL_LABELS = frozenset({Label.RESOURCE, Label.STATEMENT, Label.EXPLAIN, L
 STATEMENT_RELS = frozenset({Rel.SUBJECT, Rel.PREDICATE, Rel.OBJECT})
 """Relationships of the reified-statement structure."""
 
+MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
+    # the step types, each a session kind's own class
+    Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING, Label.EXPLORATION,
+    Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
+    Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
+    Label.CHUNK_SELECTION, Label.QUESTION,
+    # extraction time
+    Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
+    # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type
+    Label.TOOL_USE, Label.ANSWER, Label.REFLECTION, Label.ERROR,
+    # PROV's classes, then the graph model's structural labels
+    Label.PROV_ACTIVITY, Label.PROV_AGENT, Label.PROV_ENTITY,
+    Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT,
+)  # fmt: skip
+"""Every label, most specific first: the one order that names a node's type (a ``:Synthesis:Answer``
+is a Synthesis, an ``:Observation:Error`` an Observation) in the trace reader and the neomodel
+class names alike."""
+SPECIFICITY: dict[Label, int] = {label: rank for rank, label in enumerate(MOST_SPECIFIC_FIRST)}
+
+
+def most_specific(labels: object) -> Label | None:
+    """The most specific tgneo label among ``labels`` (strings or ``Label``s), or ``None``."""
+    known = [Label(v) for v in (labels if isinstance(labels, list | tuple | set | frozenset) else ())
+             if v in Label._value2member_map_]  # fmt: skip
+    return min(known, key=SPECIFICITY.__getitem__, default=None)
+
+
 CLASS_BY_IRI = {row.iri: row for row in CLASSES}
 CLASS_BY_LABEL = {row.label: row for row in CLASSES}
 PROP_BY_IRI = {row.iri: row for row in PROPERTIES}
@@ -188,6 +215,8 @@ def _check_table() -> None:
         dupes = {k for k in keys if keys.count(k) > 1}
         if dupes:
             raise AssertionError(f"mapping table repeats {name}(s): {sorted(map(str, dupes))}")
+    if set(MOST_SPECIFIC_FIRST) != set(Label) or len(MOST_SPECIFIC_FIRST) != len(Label):
+        raise AssertionError("MOST_SPECIFIC_FIRST must name every Label exactly once")
     overlap = set(PROP_BY_IRI) & set(REL_BY_IRI)
     if overlap:
         raise AssertionError(f"predicates mapped both as property and relationship: {overlap}")

@@ -75,8 +75,9 @@ from neomodel import (
 from neomodel.properties import Property
 from neomodel.sync_.node import NodeMeta
 
-from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS, PropMap
+from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS, SPECIFICITY, PropMap
 from tgneo.store import Store
+from tgneo.store.values import native
 from tgneo.vocab import Label, Rel
 
 __all__ = [
@@ -126,7 +127,7 @@ class LenientDateTimeProperty(DateTimeNeo4jFormatProperty):
         if isinstance(value, str | datetime):
             return value
         if isinstance(value, neo4j.time.DateTime):
-            return value.to_native()
+            return native(value)
         return super().inflate(value, *args, **kwargs)
 
 
@@ -336,14 +337,6 @@ NODE_CLASSES: dict[Label, type[TgNode]] = _build()
 """The generated class of every label."""
 globals().update({label.value: cls for label, cls in NODE_CLASSES.items()})
 
-_RANK: dict[Label, int] = {
-    **{row.label: -i for i, row in enumerate(CLASSES)},  # later rows are the more specific types
-    Label.CONTENT: 1,
-    Label.EXPLAIN: 2,
-    Label.SOURCE: 2,
-    Label.RESOURCE: 3,
-    Label.STATEMENT: 3,
-}
 _combinations: dict[frozenset[Label], type[TgNode]] = {}
 _combinations_lock = threading.Lock()
 
@@ -364,7 +357,7 @@ def class_for_labels(labels: Iterable[str]) -> type[TgNode] | None:
     with _combinations_lock:
         cls = _combinations.get(known)
         if cls is None:
-            ordered = sorted(known, key=lambda label: (_RANK[label], label.value))
+            ordered = sorted(known, key=SPECIFICITY.__getitem__)
             bases = tuple(NODE_CLASSES[label] for label in ordered)
             name = "_".join(label.value for label in ordered)  # neomodel uses it as a Cypher variable
             cls = _make(name, bases, {"__module__": __name__, "__abstract_node__": True, "tg_labels": known})

@@ -1,5 +1,7 @@
 """Draw a trace (``tgneo.store.traces.get_trace`` output) as a terminal tree: users would rather look.
 
+URIs are printed whole, never shortened: they are what a user copies into the next command.
+
 Steps hang under the step they derive from; a step with several parents (an agent synthesis over
 findings) hangs under the first and names the others. Selected edges show their labels, score,
 reasoning and where they were extracted from (chunk → page → document).
@@ -12,10 +14,6 @@ from typing import Any
 
 from rich.markup import escape
 from rich.tree import Tree
-
-
-def _short(uri: str, keep: int = 60) -> str:
-    return uri if len(uri) <= keep else uri[: keep - 1] + "…"
 
 
 def _usage(props: dict[str, Any]) -> str:
@@ -42,7 +40,7 @@ def _edge_line(edge: dict[str, Any]) -> str:
 
 def _describe(step: dict[str, Any]) -> str:
     props = step["properties"]
-    head = f"[bold]{escape(step['type'])}[/] [dim]{escape(_short(step['uri']))}[/]"
+    head = f"[bold]{escape(step['type'])}[/] [dim]{escape(step['uri'])}[/]"
     detail = ""
     if props.get("query"):
         detail = f' "{escape(str(props["query"]))}"'
@@ -69,6 +67,8 @@ def render_trace(trace: dict[str, Any]) -> Tree:
     totals = trace.get("totals", {})
     title += f"  [dim]{totals.get('inToken', 0)}→{totals.get('outToken', 0)} tokens"
     title += f", {totals.get('errors', 0)} error(s)[/]"
+    if trace.get("truncated"):
+        title += f"  [yellow]first {len(trace['steps'])} of {trace['total_steps']} steps[/]"
     tree = Tree(title)
 
     def add(branch: Tree, uri: str, seen: set[str]) -> None:
@@ -79,7 +79,7 @@ def render_trace(trace: dict[str, Any]) -> Tree:
         node = branch.add(_describe(step))
         others = [p for p in step["parents"][1:] if p in steps]
         if others:
-            node.add(f"[dim]also derives from {escape(', '.join(_short(o, 40) for o in others))}[/]")
+            node.add(f"[dim]also derives from {escape(', '.join(others))}[/]")
         for e in step.get("entities", []):
             node.add(f"seed {escape(str(e.get('label') or e['uri']))}")
         for edge in step.get("edges", []):
@@ -87,7 +87,7 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             if edge.get("reasoning"):
                 edge_node.add(f"[italic]{escape(str(edge['reasoning']))}[/]")
             for source in edge["statement"].get("sources", []):
-                chain = " → ".join(_short(n["uri"], 48) for n in source["chain"])
+                chain = " → ".join(n["uri"] for n in source["chain"])
                 edge_node.add(f"[green]from[/] {escape(chain)}")
         for chunk in step.get("chunks", []):
             c = chunk.get("chunk") or {}

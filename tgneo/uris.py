@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import typing
 import unicodedata
 import urllib.parse
 import uuid
@@ -28,6 +27,7 @@ import uuid
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import InvalidEntity
+from tgneo.kinds import AGENT_ROOT, DOCRAG_ROOT, GRAPHRAG_ROOT, SessionKind
 from tgneo.rdf.star import n3
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.vocab import TRUSTGRAPH_BASE
@@ -78,21 +78,7 @@ __all__ = [
     "validate_session_id",
 ]
 
-SessionKind: typing.TypeAlias = typing.Literal["graphrag", "docrag", "agent"]
-
-GRAPHRAG_ROOT = "urn:trustgraph:question:"
-"""Prefix of a GraphRAG question (trace root). Load-bearing: TrustGraph's client keys on it."""
-DOCRAG_ROOT = "urn:trustgraph:docrag:"
-"""Prefix of a Document RAG question and of all its steps."""
-AGENT_ROOT = "urn:trustgraph:agent:"
-"""Prefix of an agent session and of all its steps."""
 _GRAPHRAG_STEP = "urn:trustgraph:prov:"
-
-_ROOTS: tuple[tuple[str, SessionKind], ...] = (
-    (GRAPHRAG_ROOT, "graphrag"),
-    (DOCRAG_ROOT, "docrag"),
-    (AGENT_ROOT, "agent"),
-)
 
 # RFC 3987: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":" and something after it.
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:.")
@@ -200,8 +186,8 @@ def session_kind(uri: str) -> SessionKind | None:
     Prefixes are matched exactly, unlike TrustGraph's substring test, so an arbitrary IRI that
     merely contains ``agent`` is not mistaken for an agent session.
     """
-    for prefix, kind in _ROOTS:
-        if uri.startswith(prefix) and len(uri) > len(prefix):
+    for kind in SessionKind:
+        if uri.startswith(kind.root) and len(uri) > len(kind.root):
             return kind
     return None
 

@@ -1,13 +1,14 @@
 // Purpose: list trace roots (questions not derived from another step), newest first, with keyset pagination.
 // Params: $workspace, $collection, $type, $since, $after_time, $after_uri, $limit
-// Returns: uri STRING, labels LIST<STRING>, query STRING, startedAtTime DATETIME, steps INTEGER
+// Returns: uri STRING, labels LIST<STRING>, query STRING, startedAtTime DATETIME, steps INTEGER (the root and every step derived from it, at any depth)
 MATCH (q:Question {workspace: $workspace, collection: $collection})
 WHERE ($type IS NULL OR $type IN labels(q))
   AND NOT EXISTS { (q)-[:WAS_DERIVED_FROM]->() }
   AND ($since IS NULL OR q.startedAtTime >= $since)
   AND ($after_time IS NULL OR q.startedAtTime < $after_time
        OR (q.startedAtTime = $after_time AND q.uri > $after_uri))
-RETURN q.uri AS uri, labels(q) AS labels, q.query AS query, q.startedAtTime AS startedAtTime,
-       COUNT { (s:Explain)-[:WAS_DERIVED_FROM]->(q) } AS steps
-ORDER BY startedAtTime DESC, uri ASC
+WITH q
+ORDER BY q.startedAtTime DESC, q.uri ASC
 LIMIT $limit
+RETURN q.uri AS uri, labels(q) AS labels, q.query AS query, q.startedAtTime AS startedAtTime,
+       1 + COUNT { MATCH SHORTEST 1 (q)<-[:WAS_DERIVED_FROM]-+(s:Explain) RETURN s } AS steps

@@ -1,5 +1,5 @@
-// Purpose: write one compiled batch (a recorded step, or a slice of an import) in a single statement; writes nothing when a parent step is missing.
-// Params: $workspace, $collection, $parents, $resources, $entities, $links, $statements, $statement_links, $contents
+// Purpose: write one compiled batch (a recorded step, or a slice of an import) in a single statement; writes nothing when a parent step is missing. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: resources, then statements, then the resources statements point at.
+// Params: $workspace, $collection, $parents, $resources, $entities, $links, $statements, $parts, $statement_links, $contents
 // Returns: missing LIST<STRING> (parents that are not recorded entities; non-empty means nothing was written)
 UNWIND (CASE WHEN size($parents) = 0 THEN [null] ELSE $parents END) AS parent_uri
 OPTIONAL MATCH (parent:Resource {workspace: $workspace, collection: $collection, uri: parent_uri})
@@ -17,18 +17,24 @@ CALL (missing) {
   CALL () {
     UNWIND $statements AS st
     MERGE (n:Statement {workspace: $workspace, collection: $collection, id: st.id})
-    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = []
-    SET n.asserted_in = coalesce(n.asserted_in, []) + [g IN st.asserted WHERE NOT g IN coalesce(n.asserted_in, [])]
-    WITH n, st
-    UNWIND st.parts AS part
+    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted
+    WITH n, [g IN st.asserted WHERE NOT g IN coalesce(n.asserted_in, [])] AS fresh
+    CALL (n, fresh) {
+      WITH n, fresh WHERE size(fresh) > 0
+      SET n.asserted_in = coalesce(n.asserted_in, []) + fresh
+    }
+  }
+  CALL () {
+    UNWIND $parts AS part
+    MATCH (n:Statement {workspace: $workspace, collection: $collection, id: part.statement})
     CALL (n, part) {
       WITH n, part WHERE part.uri IS NOT NULL
       MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: part.uri})
       MERGE (n)-[:$(part.role)]->(r)
     }
     CALL (n, part) {
-      WITH n, part WHERE part.statement IS NOT NULL
-      MERGE (r:Statement {workspace: $workspace, collection: $collection, id: part.statement})
+      WITH n, part WHERE part.nested IS NOT NULL
+      MATCH (r:Statement {workspace: $workspace, collection: $collection, id: part.nested})
       MERGE (n)-[:$(part.role)]->(r)
     }
   }

@@ -1,17 +1,20 @@
-// Purpose: a whole trace in one round trip: the root and every step derived from it (any depth, sub-traces included), each with its relationships, selected edges (labels, source chains), chunks, entities and content.
-// Params: $workspace, $collection, $uri, $label_predicate
-// Returns: root MAP (uri, labels, props), steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sources)
+// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities and content. At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
+// Params: $workspace, $collection, $uri, $label_predicate, $max_steps
+// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sources)
 MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:Explain
 CALL (root) {
-  MATCH p = (step:Explain)-[:WAS_DERIVED_FROM]->{1,64}(root)
-  RETURN step, min(length(p)) AS depth
+  MATCH p = SHORTEST 1 (root)<-[:WAS_DERIVED_FROM]-+(step:Explain)
+  RETURN step, length(p) AS depth
   UNION
   RETURN root AS step, 0 AS depth
 }
 WITH root, step, min(depth) AS depth
 ORDER BY depth, step.uri
-WITH root, collect({
+WITH root, collect(step {.uri, depth: depth, node: step}) AS all_steps
+UNWIND all_steps[0..$max_steps] AS member
+WITH root, size(all_steps) AS total_steps, member.node AS step, member.depth AS depth
+WITH root, total_steps, collect({
   uri: step.uri,
   labels: labels(step),
   props: properties(step),
@@ -49,4 +52,4 @@ WITH root, collect({
   thoughts: [(step)-[:THOUGHT]->(t) | t.uri],
   documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}]
 }) AS steps
-RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, steps
+RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, total_steps, steps

@@ -1,11 +1,11 @@
-// Purpose: the URIs of every entity in a trace (root, derived steps, their edge/chunk selections and thoughts) and the statements they reference, for exporting one trace.
+// Purpose: the URIs of every entity in a trace (root, steps derived from it at any depth, their edge/chunk selections and thoughts) and the statements they reference, for exporting one trace.
 // Params: $workspace, $collection, $uri
 // Returns: uris LIST<STRING>, statement_ids LIST<STRING>
 MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:Explain
 CALL (root) {
-  MATCH (step:Explain)-[:WAS_DERIVED_FROM]->{1,64}(root)
-  RETURN DISTINCT step
+  MATCH SHORTEST 1 (root)<-[:WAS_DERIVED_FROM]-+(step:Explain)
+  RETURN step
   UNION
   RETURN root AS step
 }

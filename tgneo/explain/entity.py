@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any, ClassVar
 
 from rdflib.term import Literal, URIRef
@@ -35,6 +35,7 @@ from rdflib.term import Literal, URIRef
 from tgneo import uris
 from tgneo.errors import InvalidEntity
 from tgneo.rdf.terms import Object, Quad
+from tgneo.timestamps import iso_z, now_iso_z, parse_iso
 from tgneo.vocab import GRAPH_RETRIEVAL, PROV, RDF, RDFS, TG
 
 __all__ = ["Entity", "LlmStep", "Question", "Step", "now_timestamp"]
@@ -50,7 +51,7 @@ def now_timestamp() -> str:
     TrustGraph's client sorts sessions by comparing these strings, so every timestamp must share
     this one format and time zone.
     """
-    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    return now_iso_z()
 
 
 def _timestamp(value: object, what: str) -> str:
@@ -58,12 +59,12 @@ def _timestamp(value: object, what: str) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidEntity(f"{what}: expected an ISO 8601 timestamp string, got {value!r}")
     try:
-        moment = datetime.fromisoformat(value)
+        moment = parse_iso(value)
     except ValueError:
         raise InvalidEntity(f"{what}: {value!r} is not an ISO 8601 timestamp") from None
     if moment.tzinfo is None:
         raise InvalidEntity(f"{what}: {value!r} has no time zone (write it in UTC, ending in 'Z')")
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return iso_z(moment.astimezone(UTC))
 
 
 def _count(value: object, what: str) -> int:

@@ -1,22 +1,26 @@
-"""The recorder: write a step in one transaction, and only then emit its event.
+"""The recorder: write a step in one transaction, and only then hand back (and announce) its event.
 
 Write-before-emit is the rule of DESIGN §1: a client never receives an explain event whose entity is
-not already durable in Neo4j. A step is compiled (``tgneo.graphmodel``) into rows that one batched
-Cypher statement writes — no per-triple round trips — inside one write transaction. If any part
-fails (Neo4j down, a parent step that was never recorded, a constraint), the transaction rolls back,
-nothing of the step is stored, no event is emitted, and a typed error says why.
+not already durable in Neo4j. A step is compiled (``tgneo.graphmodel``) into rows that
+``tgneo.store.writer.write_batch`` writes in one transaction. If any part fails (Neo4j down, a
+parent step that was never recorded, a constraint), the transaction rolls back, nothing of the step
+is stored, no event exists, and a typed error says why.
+
+An engine is a generator: it calls :meth:`Recorder.record` for each step and yields the event it
+gets back, which by construction is committed. Sinks are for observers that want every event
+without being the caller (a test's list, a metrics counter).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
-from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
-from tgneo.explain.entities import Entity
+from tgneo.errors import InvalidEntity
+from tgneo.explain.entity import Entity
 from tgneo.explain.events import ExplainEvent
-from tgneo.graphmodel import WriteBatch, compile_quads
-from tgneo.store import Q, Store
+from tgneo.graphmodel import compile_quads
+from tgneo.store.driver import Store
+from tgneo.store.writer import check_scope, write_batch
 
 Sink = Callable[[ExplainEvent], None]
 
@@ -28,27 +32,29 @@ class Recorder:
         store: the open store to write to.
         workspace: the workspace every node is written in (isolation key).
         collection: the collection every node is written in.
-        sinks: callables receiving each ``ExplainEvent`` after its step commits (a stream queue,
-            a list in tests).
+        sinks: callables receiving each ``ExplainEvent`` after its step commits (observers; the
+            caller gets the same event back from :meth:`record`).
 
     Example:
-        >>> rec = Recorder(store, "default", "default", sinks=[events.append])  # doctest: +SKIP
-        >>> rec.record(GraphRagQuestion(uri=question_uri(sid), query="Who?"))  # doctest: +SKIP
+        >>> rec = Recorder(store, "default", "default")  # doctest: +SKIP
+        >>> event = rec.record(GraphRagQuestion(uri=question_uri(sid), query="Who?"))  # doctest: +SKIP
+        >>> event.to_wire()["explain_id"]  # doctest: +SKIP
     """
 
     def __init__(self, store: Store, workspace: str, collection: str, sinks: Iterable[Sink] = ()) -> None:
-        for name, value in (("workspace", workspace), ("collection", collection)):
-            if not isinstance(value, str) or not value.strip():
-                raise InvalidEntity(f"{name} must be a non-empty string")
+        check_scope(workspace, collection)
         self.store = store
         self.workspace = workspace
         self.collection = collection
         self.sinks = list(sinks)
 
     def record(self, step: Entity, contents: Mapping[str, str] | None = None) -> ExplainEvent:
-        """Write ``step`` (and librarian texts keyed by document URI) atomically, then emit its event.
+        """Write ``step`` (and librarian texts keyed by document URI) atomically; return its committed event.
 
         Re-recording the same step is idempotent.
+
+        Returns:
+            The step's ``explain`` event, emitted to every sink first.
 
         Raises:
             InvalidEntity: ``step`` is not an explainability entity.
@@ -60,32 +66,11 @@ class Recorder:
             raise InvalidEntity(f"cannot record {type(step).__name__}: not an explainability entity")
         triples = step.triples()
         batch = compile_quads(triples, contents)
-        self.write(batch, parents=step.parents, what=f"recording {step.kind} {step.uri}")
+        write_batch(
+            self.store, self.workspace, self.collection, batch, parents=step.parents,
+            what=f"recording {step.kind} {step.uri}",
+        )  # fmt: skip
         event = ExplainEvent(step.uri, step.graph, triples, step.kind)
         for sink in self.sinks:
             sink(event)
         return event
-
-    def write(self, batch: WriteBatch, parents: Iterable[str] = (), what: str = "writing") -> None:
-        """Write a compiled batch in one transaction (used by ``record`` and the importer)."""
-        params: dict[str, Any] = {
-            "workspace": self.workspace,
-            "collection": self.collection,
-            "parents": list(parents),
-            **batch.params(),
-        }
-
-        # One statement is one atomic transaction: when a parent is missing the statement writes
-        # nothing (its writes sit behind a `WHERE size(missing) = 0`), and any failure inside it
-        # rolls all of it back. That lets the step go in one round trip with the driver's retries.
-        try:
-            records = self.store.write(Q.record_batch, **params)
-            missing = list(records[0]["missing"]) if records else []
-        except StoreUnavailable:
-            raise
-        except StoreError as e:
-            raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
-        if missing:
-            raise ParentNotFound(
-                f"{what}: parent step(s) not recorded in {self.workspace}/{self.collection}: {', '.join(missing)}"
-            )

@@ -620,7 +620,10 @@ class _Resolver:
         value = str(node)
         if value.startswith(self.ph.sentinel_base):
             relative = value.removeprefix(self.ph.sentinel_base)
-            raise MappingError(f"{self.syntax}: relative IRI <{relative}> and no base; add @base or pass base=")
+            raise MappingError(
+                f"{self.syntax}: relative IRI <{relative}> and no base; add @base to the document "
+                "or give a base IRI (tgneo import --base IRI)"
+            )
         if value.startswith(self.ph.prefix):  # cannot happen for valid input; never let one out
             raise MappingError(f"{self.syntax}: a quoted triple or blank node in an IRI-only position")
         return node

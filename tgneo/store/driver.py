@@ -1,18 +1,31 @@
-"""The one place tgneo holds a Neo4j driver: lifecycle, read/write helpers, error translation.
+"""The one place tgneo holds a Neo4j driver: lifecycle, transactions, retries, error translation.
 
 Reads go with read routing and writes in write transactions, so a ``neo4j://`` routing URI to a
 cluster works as well as the local ``bolt://`` server. Driver exceptions never leave this package:
 an unreachable server becomes ``StoreUnavailable`` (HTTP 503), anything else ``StoreError``.
+
+Why tgneo retries itself instead of using the driver's managed transactions: the driver retries
+every retryable error for ``max_transaction_retry_time`` (5 s by default), printing a warning each
+time. That is both too short and too long. Too short for deadlocks: sixteen writers locking the same
+statement nodes can keep hitting ``DeadlockDetected``, a transient error that always clears, so
+tgneo retries those for ``retry_seconds`` (30 s by default) with jittered exponential backoff. Too
+long for a server that is simply not there: a command run against a stopped Neo4j should fail in a
+moment with one clear line, not after 7 s of chatter. So a connection failure is retried only once
+this store has reached Neo4j before (a restart or a cluster failover mid-flight), never on first
+contact. Every retry is logged on the ``tgneo.store`` logger.
 """
 
 from __future__ import annotations
 
+import logging
+import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
-from neo4j import GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
+from neo4j import GraphDatabase, NotificationDisabledClassification, Transaction
 from neo4j.exceptions import (
     AuthError,
     DriverError,
@@ -26,6 +39,12 @@ from tgneo.errors import StoreError, StoreUnavailable
 from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
+log = logging.getLogger("tgneo.store")
+
+READ = neo4j.READ_ACCESS
+WRITE = neo4j.WRITE_ACCESS
+_FIRST_DELAY = 0.05
+_MAX_DELAY = 2.0
 
 
 def resolve_connection(settings: Settings) -> tuple[str, tuple[str, str] | None]:
@@ -40,19 +59,25 @@ def resolve_connection(settings: Settings) -> tuple[str, tuple[str, str] | None]
     return instance.bolt_uri, ((settings.neo4j_username, password) if password else None)
 
 
+def _reason(e: BaseException) -> str:
+    """The driver's message on one line (deadlock reports span several)."""
+    text = f"{e.code}: {e.message}" if isinstance(e, Neo4jError) else str(e)
+    return " ".join(text.split())
+
+
 @contextmanager
 def translate_errors(action: str, uri: str) -> Iterator[None]:
     """Turn driver exceptions into tgneo's typed errors naming what failed and where."""
     try:
         yield
     except (ServiceUnavailable, SessionExpired) as e:
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {e}") from e
+        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {_reason(e)}") from e
     except AuthError as e:
         raise StoreUnavailable(f"Neo4j at {uri} refused the credentials while {action}: {e.message}") from e
     except Neo4jError as e:
-        raise StoreError(f"Neo4j error while {action}: {e.code}: {e.message}") from e
+        raise StoreError(f"Neo4j error while {action}: {_reason(e)}") from e
     except (DriverError, OSError) as e:
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {e}") from e
+        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {_reason(e)}") from e
 
 
 class Store:
@@ -63,6 +88,8 @@ class Store:
         auth: ``(username, password)``, or ``None`` when the server runs without authentication.
         database: the database every query runs against.
         connect_timeout: seconds before an unreachable server counts as down.
+        retry_seconds: how long a transaction that failed transiently (a deadlock, a lost leader) is
+            retried before the error reaches the caller.
     """
 
     def __init__(
@@ -71,16 +98,18 @@ class Store:
         auth: tuple[str, str] | None = None,
         database: str = "neo4j",
         connect_timeout: float = 5.0,
+        retry_seconds: float = 30.0,
     ) -> None:
         self.uri = uri
         self.database = database
+        self.retry_seconds = retry_seconds
+        self._reached = False
         with translate_errors("creating the driver", uri):
             self.driver: neo4j.Driver = GraphDatabase.driver(
                 uri,
                 auth=auth,
                 connection_timeout=connect_timeout,
                 connection_acquisition_timeout=max(connect_timeout * 2, 10.0),
-                max_transaction_retry_time=max(connect_timeout, 5.0),
                 # A fresh database has not seen every label, type and property the named queries
                 # mention; those "unrecognized" notices are noise. Deprecations still surface.
                 notifications_disabled_classifications=[
@@ -94,7 +123,7 @@ class Store:
         """A store configured from ``NEO4J_*`` (or the local ``tgneo db`` server)."""
         settings = settings or Settings.from_env()
         uri, auth = resolve_connection(settings)
-        return cls(uri, auth, settings.neo4j_database, settings.neo4j_connect_timeout)
+        return cls(uri, auth, settings.neo4j_database, settings.neo4j_connect_timeout, settings.neo4j_retry_seconds)
 
     def close(self) -> None:
         self.driver.close()
@@ -109,27 +138,63 @@ class Store:
         """Raise ``StoreUnavailable`` unless Neo4j answers and accepts the credentials."""
         with translate_errors("connecting", self.uri):
             self.driver.verify_connectivity()
+        self._reached = True
 
+    # ------------------------------------------------------------------------------------ transactions
     def read(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
-        """Run a read query (read routing) and return its records."""
-        with translate_errors(f"running {query.name}", self.uri):
-            records, _, _ = self.driver.execute_query(
-                query.text, params, database_=self.database, routing_=RoutingControl.READ
-            )
-        return list(records)
+        """Run a read query in a read transaction (read routing) and return its records."""
+        return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", READ)
 
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
-        """Run one write query in its own (retried) write transaction."""
-        with translate_errors(f"running {query.name}", self.uri):
-            records, _, _ = self.driver.execute_query(
-                query.text, params, database_=self.database, routing_=RoutingControl.WRITE
-            )
-        return list(records)
+        """Run one write query in its own write transaction and return its records."""
+        return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", WRITE)
 
-    def write_transaction(self, work: Callable[[ManagedTransaction], T], action: str) -> T:
-        """Run ``work`` in one managed write transaction: all of it commits, or none of it."""
-        with translate_errors(action, self.uri), self.driver.session(database=self.database) as session:
-            return session.execute_write(work)
+    def write_transaction(self, work: Callable[[Transaction], T], action: str) -> T:
+        """Run ``work`` in one write transaction: all of it commits, or none of it."""
+        return self.transaction(work, action, WRITE)
+
+    def transaction(self, work: Callable[[Transaction], T], action: str, access: str = READ) -> T:
+        """Run ``work`` in one transaction, retrying it whole while the failure is transient.
+
+        ``work`` may run more than once, so it must not have side effects outside the transaction.
+
+        Raises:
+            StoreUnavailable: Neo4j cannot be reached (at once on first contact; after
+                ``retry_seconds`` of retries when this store had reached it before).
+            StoreError: Neo4j refused the transaction, or kept failing transiently for
+                ``retry_seconds``.
+        """
+        started = time.monotonic()
+        delay = _FIRST_DELAY
+        attempt = 1
+        while True:
+            try:
+                with self.driver.session(database=self.database, default_access_mode=access) as session:
+                    with session.begin_transaction() as tx:
+                        result = work(tx)
+                        tx.commit()
+                self._reached = True
+                return result
+            except (Neo4jError, DriverError, OSError) as e:
+                waited = time.monotonic() - started
+                if not self._transient(e) or waited + delay > self.retry_seconds:
+                    if attempt > 1:
+                        action = f"{action} (gave up after {attempt} attempts in {waited:.1f}s)"
+                    with translate_errors(action, self.uri):
+                        raise
+                    raise  # pragma: no cover - translate_errors always raises
+                pause = delay * random.uniform(0.5, 1.5)
+                log.warning("%s: attempt %d failed transiently, retrying in %.2fs: %s", action, attempt, pause,
+                            _reason(e))  # fmt: skip
+                time.sleep(pause)
+                delay = min(delay * 2, _MAX_DELAY)
+                attempt += 1
+
+    def _transient(self, e: BaseException) -> bool:
+        """Whether retrying can help: a transient Neo4j error, or a lost server that once answered."""
+        if isinstance(e, ServiceUnavailable | SessionExpired):
+            return self._reached
+        return isinstance(e, Neo4jError) and e.is_retryable()
 
     def run_schema(self, statement: str) -> None:
         """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary)."""
@@ -137,7 +202,8 @@ class Store:
             translate_errors("installing the schema", self.uri),
             self.driver.session(database=self.database) as session,
         ):
-            session.run(statement).consume()
+            session.run(statement).consume()  # vetted DDL, see store.schema
+        self._reached = True
 
     def server_info(self) -> dict[str, str]:
         """Name, version and edition of the server (e.g. ``5.26.30`` / ``community``)."""

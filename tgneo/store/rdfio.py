@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from tgneo.errors import TraceNotFound
+from tgneo.errors import BadRequest, TraceNotFound
 from tgneo.graphmodel import Profile, StoredEntity, StoredStatement, compile_quads, decompile
 from tgneo.rdf.terms import Quad
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
+from tgneo.store.values import native
+from tgneo.store.writer import check_scope, write_batch
 from tgneo.vocab import PROVENANCE_GRAPHS
 
 Progress = Callable[[int], None]
@@ -60,13 +61,13 @@ def import_quads(
     progress: Progress | None = None,
 ) -> ImportStats:
     """Write quads into ``workspace``/``collection``; each batch is one transaction."""
-    from tgneo.explain.recorder import Recorder
-
-    recorder = Recorder(store, workspace, collection)
+    check_scope(workspace, collection)
+    if batch_size < 1:
+        raise BadRequest(f"batch size must be at least 1, not {batch_size}")
     all_quads = list(dict.fromkeys(quads))
     batches = 0
     for batch in _batches(all_quads, batch_size):
-        recorder.write(compile_quads(batch), what=f"importing {len(batch)} quads")
+        write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads")
         batches += 1
         if progress:
             progress(len(batch))
@@ -94,7 +95,7 @@ def export_quads(
             kind=r["kind"] or "iri",
             graph=r["graph"],
             labels=tuple(r["labels"]),
-            props={k: _native(v) for k, v in r["props"].items()},
+            props=native(r["props"]),
             links=tuple((t, k or "iri", u) for t, k, u in r["links"]),
             statement_links=tuple((t, sid) for t, sid in r["statement_links"]),
         )
@@ -115,13 +116,3 @@ def export_quads(
         for r in store.read(Q.export_statements, workspace=workspace, collection=collection, ids=ids)
     ]
     return decompile(entities, statements, profile)
-
-
-def _native(value: Any) -> Any:
-    from neo4j.time import DateTime
-
-    if isinstance(value, DateTime):
-        return value.to_native()
-    if isinstance(value, list):
-        return [_native(v) for v in value]
-    return value

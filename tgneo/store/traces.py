@@ -13,39 +13,28 @@ import binascii
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import Any
 
-from neo4j.time import DateTime
-
 from tgneo.errors import BadRequest, TraceNotFound
+from tgneo.kinds import SessionKind
+from tgneo.mapping import most_specific
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
+from tgneo.store.values import native
+from tgneo.timestamps import iso_z, parse_iso
 from tgneo.vocab import RDFS, Label
 
 _INTERNAL = frozenset({"workspace", "collection"})
-TRACE_TYPES: dict[str, Label] = {
-    "graphrag": Label.GRAPH_RAG_QUESTION,
-    "docrag": Label.DOC_RAG_QUESTION,
-    "agent": Label.AGENT_QUESTION,
-}
-# The most specific label names a step's type; order matters (Synthesis before Answer, …).
-_STEP_TYPES: tuple[Label, ...] = (
-    Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING,
-    Label.EXPLORATION, Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS,
-    Label.THOUGHT, Label.OBSERVATION, Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT,
-    Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION, Label.CHUNK_SELECTION, Label.QUESTION,
-    Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
-    Label.PROV_ACTIVITY, Label.PROV_AGENT,
-)  # fmt: skip
 
 
 def plain(value: Any) -> Any:
     """A JSON-ready copy: temporal values → ISO strings (``…Z`` for UTC), containers recursively."""
-    if isinstance(value, DateTime):
-        value = value.to_native()
+    value = native(value)
     if isinstance(value, datetime):
-        return value.isoformat().replace("+00:00", "Z")
+        return iso_z(value)
+    if isinstance(value, date | time):
+        return value.isoformat()
     if isinstance(value, Mapping):
         return {k: plain(v) for k, v in value.items() if k not in _INTERNAL}
     if isinstance(value, list | tuple):
@@ -54,20 +43,15 @@ def plain(value: Any) -> Any:
 
 
 def step_type(labels: list[str]) -> str:
-    """``"grounding"``, ``"focus"``, … from a node's labels (the most specific mapped one)."""
-    present = set(labels)
-    for label in _STEP_TYPES:
-        if label.value in present:
-            return label.value
-    return "Resource"
+    """``"Grounding"``, ``"Focus"``, … from a node's labels: the most specific one (``mapping.most_specific``)."""
+    label = most_specific(labels)
+    return label.value if label is not None else "Resource"
 
 
 def trace_type(labels: list[str]) -> str | None:
     """``graphrag`` / ``docrag`` / ``agent`` for a question's labels."""
-    for name, label in TRACE_TYPES.items():
-        if label.value in labels:
-            return name
-    return None
+    kind = SessionKind.of_labels(labels)
+    return kind.value if kind is not None else None
 
 
 def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -109,19 +93,35 @@ def _totals(steps: list[dict[str, Any]]) -> dict[str, Any]:
     return totals
 
 
-def get_trace(store: Store, workspace: str, collection: str, uri: str) -> dict[str, Any]:
-    """A whole trace of any kind in one round trip.
+MAX_TRACE_STEPS = 10_000
+"""The most steps ``get_trace`` details by default. A trace with more (an agent looping for hours)
+comes back with its first ``MAX_TRACE_STEPS`` steps, shallowest first, and ``truncated: true`` —
+never silently cut. Export (``tgneo export URI``) has no such bound."""
+
+
+def get_trace(
+    store: Store, workspace: str, collection: str, uri: str, max_steps: int = MAX_TRACE_STEPS
+) -> dict[str, Any]:
+    """A whole trace of any kind, at any depth, in one round trip.
 
     Returns:
-        ``{uri, type, query, startedAtTime, steps: [...], totals: {...}}``; each step carries its
-        type, parents, properties (tokens, model, durations, reasoning, …), and where relevant its
-        selected edges (with subject/predicate/object labels and each edge's source chain
-        subgraph → chunk → page → document), chunks, seed entities, thoughts and content texts.
+        ``{uri, type, query, startedAtTime, steps: [...], totals: {...}, total_steps, truncated}``;
+        each step carries its type, depth, parents, properties (tokens, model, durations,
+        reasoning, …), and where relevant its selected edges (with subject/predicate/object labels
+        and each edge's source chain subgraph → chunk → page → document), chunks, seed entities,
+        thoughts and content texts. ``truncated`` is true when the trace has more than
+        ``max_steps`` steps and only the first ``max_steps`` (by depth, then URI) are included.
 
     Raises:
         TraceNotFound: no explainability entity has this URI in this workspace and collection.
+        BadRequest: ``max_steps`` is below 1.
     """
-    records = store.read(Q.trace, workspace=workspace, collection=collection, uri=uri, label_predicate=str(RDFS.label))
+    if max_steps < 1:
+        raise BadRequest(f"max_steps must be at least 1, not {max_steps}")
+    records = store.read(
+        Q.trace, workspace=workspace, collection=collection, uri=uri, label_predicate=str(RDFS.label),
+        max_steps=max_steps,
+    )  # fmt: skip
     if not records:
         raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
     root, raw_steps = records[0]["root"], records[0]["steps"]
@@ -136,6 +136,8 @@ def get_trace(store: Store, workspace: str, collection: str, uri: str) -> dict[s
         "startedAtTime": props.get("startedAtTime"),
         "steps": steps,
         "totals": _totals(steps),
+        "total_steps": records[0]["total_steps"],
+        "truncated": records[0]["total_steps"] > len(steps),
     }
 
 
@@ -156,7 +158,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         started, uri = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        return datetime.fromisoformat(str(started).replace("Z", "+00:00")), str(uri)
+        return parse_iso(str(started)), str(uri)
     except (ValueError, TypeError, binascii.Error, json.JSONDecodeError) as e:
         raise BadRequest(f"cursor {cursor!r} is not one this server issued") from e
 
@@ -170,9 +172,8 @@ def list_traces(
     limit: int = 50,
     cursor: str | None = None,
 ) -> TracePage:
-    """Trace roots newest first (``type``: graphrag, docrag or agent; ``since``: tz-aware datetime)."""
-    if type is not None and type not in TRACE_TYPES:
-        raise BadRequest(f"unknown trace type {type!r}; use one of {', '.join(TRACE_TYPES)}")
+    """Trace roots newest first (``type``: a session kind, e.g. ``graphrag``; ``since``: tz-aware datetime)."""
+    kind = SessionKind.parse(type) if type is not None else None
     if not 1 <= limit <= 1000:
         raise BadRequest(f"limit must be between 1 and 1000, not {limit}")
     if since is not None and since.tzinfo is None:
@@ -182,7 +183,7 @@ def list_traces(
         Q.list_traces,
         workspace=workspace,
         collection=collection,
-        type=TRACE_TYPES[type].value if type else None,
+        type=kind.question_label.value if kind is not None else None,
         since=since,
         after_time=after_time,
         after_uri=after_uri,

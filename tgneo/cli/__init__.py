@@ -1,0 +1,47 @@
+"""The ``tgneo`` command: one click group, thin commands over library functions.
+
+Each sub-module holds the commands of one subject (``db``, ``rdf``, ``traces``, ``serve``) and
+registers them on :data:`cli`; ``common`` holds what they share. Run ``tgneo --help`` (and
+``tgneo COMMAND --help``) for the whole tour.
+"""
+
+from __future__ import annotations
+
+import click
+
+from tgneo import __version__
+from tgneo.cli.common import configure_logging
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="tgneo")
+@click.option("-v", "--verbose", is_flag=True, help="Also print the log (retries, driver messages) on stderr.")
+def cli(verbose: bool) -> None:
+    """Explain how an AI answer was produced, back to the source documents, natively in Neo4j.
+
+    \b
+    Start here:
+      tgneo db start            provision (Maven Central) and start a local Neo4j 5.26 + Browser
+      eval "$(tgneo db env)"    point this shell (and Neo4j tools) at it
+      tgneo serve               the HTTP/WebSocket API on http://127.0.0.1:8888
+
+    Configuration comes from NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD and NEO4J_DATABASE; when
+    NEO4J_URI is unset, tgneo uses the local server of `tgneo db start`. Results go to stdout,
+    messages to stderr; the log is $TGNEO_HOME/logs/tgneo.log.
+    """
+    configure_logging(verbose)
+
+
+def _register() -> None:
+    from tgneo.cli import db, rdf, serve, traces
+
+    for module in (db, serve, rdf, traces):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def main() -> None:  # pragma: no cover - console entry point alias
+    cli()

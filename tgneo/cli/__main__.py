@@ -1,0 +1,5 @@
+"""``python -m tgneo.cli`` is ``tgneo``."""
+
+from tgneo.cli import cli
+
+cli()

@@ -1,0 +1,131 @@
+"""``tgneo db``: a local Neo4j 5.26 (+ Browser) provisioned from Maven Central."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.markup import escape
+
+from tgneo.cli.common import err, fails_cleanly, out, spinner
+from tgneo.config import default_home
+
+
+def _local(
+    instance: str, bolt_port: int | None = None, http_port: int | None = None, auth: bool | None = None,
+    heap: str | None = None, pagecache: str | None = None, report: Callable[[str], None] | None = None,
+) -> Any:  # fmt: skip
+    from tgneo.provision import LocalNeo4j
+
+    return LocalNeo4j(
+        default_home(), instance, bolt_port=bolt_port, http_port=http_port, auth=auth, heap=heap,
+        pagecache=pagecache, report=report or (lambda line: err.print(f"[dim]{escape(line)}[/]", soft_wrap=True)),
+    )  # fmt: skip
+
+
+instance_option = click.option(
+    "--instance",
+    default="default",
+    show_default=True,
+    envvar="TGNEO_INSTANCE",
+    help="Name of the local server (several can run side by side on different ports).",
+)
+
+
+@click.group()
+def db() -> None:
+    """A local Neo4j Community 5.26 (with Neo4j Browser), provisioned from Maven Central.
+
+    \b
+    The jars are resolved once with Maven into $TGNEO_HOME (default ~/.cache/tgneo); each
+    instance keeps its conf/, data/, logs/ and a generated password there. Needs Java 17 and
+    Maven (Debian: apt-get install openjdk-17-jre-headless maven); no Docker, no other download.
+    """
+
+
+@db.command("start")
+@instance_option
+@click.option("--bolt-port", type=int, envvar="TGNEO_BOLT_PORT", help="Bolt port [default: 7687].")
+@click.option("--http-port", type=int, envvar="TGNEO_HTTP_PORT", help="HTTP/Browser port [default: 7474].")
+@click.option("--auth/--no-auth", default=None, help="Authentication with a generated password (default on).")
+@click.option("--heap", envvar="TGNEO_NEO4J_HEAP", help="JVM heap, e.g. 2g [default: 2g].")
+@click.option("--pagecache", envvar="TGNEO_NEO4J_PAGECACHE", help="Page cache, e.g. 2g [default: 2g].")
+@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt.")
+@fails_cleanly
+def db_start(
+    instance: str, bolt_port: int | None, http_port: int | None, auth: bool | None, heap: str | None,
+    pagecache: str | None, timeout: float,
+) -> None:  # fmt: skip
+    """Provision (first time) and start the server, wait until Bolt answers, print its URI.
+
+    Idempotent: a running server is reused, a stale pid file is cleaned up.
+    """
+    began = time.monotonic()
+    with spinner("starting Neo4j…") as report:
+        local = _local(instance, bolt_port, http_port, auth, heap, pagecache, report)
+        status = local.start(timeout=timeout)
+    i = status.instance
+    err.print(f"[green]Neo4j is up[/] (pid {status.pid}, {time.monotonic() - began:.1f}s)")
+    err.print(f"  Browser  {i.browser_url}")
+    err.print(f"  user     neo4j / password in {i.password_file}" if i.auth else "  auth     off")
+    err.print('  env      eval "$(tgneo db env)"')
+    out.print(i.bolt_uri)
+
+
+@db.command("stop")
+@instance_option
+@fails_cleanly
+def db_stop(instance: str) -> None:
+    """Stop the server cleanly (a no-op when it is not running)."""
+    stopped = _local(instance).stop()
+    err.print("Neo4j stopped" if stopped else "Neo4j was not running")
+
+
+@db.command("status")
+@instance_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (for scripts: bolt, browser, running …).")
+@fails_cleanly
+def db_status(instance: str, as_json: bool) -> None:
+    """Say what runs where (exit 3 when the server is not running)."""
+    from tgneo.provision import NEO4J_VERSION
+
+    status = _local(instance).status()
+    i = status.instance
+    if as_json:
+        out.print_json(json.dumps({
+            "instance": i.name, "directory": str(i.directory), "neo4j": NEO4J_VERSION,
+            "provisioned": status.provisioned, "running": status.running, "pid": status.pid,
+            "bolt": i.bolt_uri, "browser": i.browser_url, "auth": i.auth,
+        }))  # fmt: skip
+        if not status.running:
+            sys.exit(3)
+        return
+    out.print(f"instance    {i.name}  ({i.directory})")
+    out.print(f"neo4j       {NEO4J_VERSION} community, jars {'provisioned' if status.provisioned else 'not yet'}")
+    if not status.running:
+        out.print("state       stopped")
+        sys.exit(3)
+    out.print(f"state       running (pid {status.pid})")
+    out.print(f"bolt        {i.bolt_uri}")
+    out.print(f"browser     {i.browser_url}")
+    out.print(f"auth        {'on (user neo4j, password in ' + str(i.password_file) + ')' if i.auth else 'off'}")
+
+
+@db.command("env")
+@instance_option
+@fails_cleanly
+def db_env(instance: str) -> None:
+    """Print `export NEO4J_URI=… NEO4J_USERNAME=… NEO4J_PASSWORD=…` for `eval "$(tgneo db env)"`."""
+    status = _local(instance).status()
+    if not status.running:
+        err.print(f"[yellow]note:[/] instance {instance!r} is not running (tgneo db start)")
+    pairs = " ".join(f"{k}={shlex.quote(v)}" for k, v in status.env().items())
+    out.print(f"export {pairs}", soft_wrap=True)
+
+
+COMMANDS = [db]

@@ -1,0 +1,47 @@
+"""``tgneo serve`` and ``tgneo init-schema``: the server and the schema it needs."""
+
+from __future__ import annotations
+
+import click
+
+from tgneo.cli.common import fails_cleanly, say
+from tgneo.config import Settings
+
+
+@click.command("init-schema")
+@fails_cleanly
+def init_schema() -> None:
+    """Create tgneo's constraints and indexes in Neo4j (idempotent: safe to run any time)."""
+    from tgneo.store import Store, install_schema
+
+    with Store.from_settings() as store:
+        statements = install_schema(store)
+        say(f"schema ready on {store.uri}: {len(statements)} constraints and indexes")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8888, show_default=True, help="Port (8888 is the TrustGraph client's default).")
+@click.option("--threads", default=32, show_default=True, help="Worker threads (one per open stream).")
+@fails_cleanly
+def serve(host: str, port: int, threads: int) -> None:
+    """Serve the HTTP and WebSocket API on Gunicorn (threaded worker).
+
+    Without TGNEO_TOKENS the server trusts every caller, so it binds to loopback only.
+    """
+    from tgneo.errors import BadRequest
+    from tgneo.store import Store
+    from tgneo.web import create_app
+    from tgneo.web.serve import serve as run
+
+    settings = Settings.from_env()
+    if not settings.tokens and host not in ("127.0.0.1", "localhost", "::1"):
+        raise BadRequest(f"refusing to bind {host} without TGNEO_TOKENS: unauthenticated servers stay on loopback")
+    probe = Store.from_settings(settings)
+    say(f"Neo4j    {probe.uri} (database {settings.neo4j_database})")
+    probe.close()
+    say(f"API      http://{host}:{port}/   (health: /healthz, readiness: /readyz)")
+    run(lambda: create_app(settings=settings), host=host, port=port, threads=threads)
+
+
+COMMANDS = [init_schema, serve]

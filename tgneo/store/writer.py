@@ -1,0 +1,62 @@
+"""The one write path: a compiled batch (a recorded step, or a slice of an import) in one transaction.
+
+The recorder and the importer both write through :func:`write_batch`, so a step written live and the
+same step imported from a file become the same nodes, under the same parent check and the same
+all-or-nothing guarantee. It lives in ``store`` because writing is storage's job; the recorder adds
+only what is the explain layer's own: emitting the event once the write has committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
+from tgneo.graphmodel import WriteBatch
+from tgneo.store.driver import Store
+from tgneo.store.queries import Q
+
+
+def check_scope(workspace: object, collection: object) -> None:
+    """Refuse a blank workspace or collection: every node is keyed by both (DESIGN §3 isolation)."""
+    for name, value in (("workspace", workspace), ("collection", collection)):
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidEntity(f"{name} must be a non-empty string, not {value!r}")
+
+
+def write_batch(
+    store: Store,
+    workspace: str,
+    collection: str,
+    batch: WriteBatch,
+    *,
+    parents: Iterable[str] = (),
+    what: str = "writing",
+) -> None:
+    """Write ``batch`` into ``workspace``/``collection`` as one transaction: all of it, or nothing.
+
+    One Cypher statement does it (``cypher/record_batch.cypher``): when a parent is missing it writes
+    nothing, and any failure inside it rolls all of it back. Transient failures (deadlocks with
+    other writers) are retried by the store.
+
+    Args:
+        parents: URIs of steps that must already be recorded entities (the step's ``parents``).
+        what: How the write is named in errors (``"recording focus urn:…"``).
+
+    Raises:
+        ParentNotFound: a parent is not recorded in this workspace and collection (nothing written).
+        StoreUnavailable: Neo4j cannot be reached (nothing written).
+        RecordingFailed: Neo4j refused the write (nothing written).
+    """
+    check_scope(workspace, collection)
+    params: dict[str, Any] = {"workspace": workspace, "collection": collection, "parents": list(parents)}
+    params.update(batch.params())
+    try:
+        records = store.write(Q.record_batch, **params)
+    except StoreUnavailable:
+        raise
+    except StoreError as e:
+        raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
+    missing = list(records[0]["missing"]) if records else []
+    if missing:
+        raise ParentNotFound(f"{what}: parent step(s) not recorded in {workspace}/{collection}: {', '.join(missing)}")
