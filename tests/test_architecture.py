@@ -15,6 +15,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tgneo"
 PURE = [
     "vocab.py",
     "mapping.py",
+    "kinds.py",
+    "timestamps.py",
+    "errors.py",
     "uris.py",
     "graphmodel.py",
     "explain/entity.py",
@@ -25,15 +28,24 @@ PURE = [
     "explain/events.py",
     "ingest/provenance.py",
     "rdf",
+    # packages that are pure by design, checked as soon as they exist
+    "stream",
+    "llm",
+    "engines",
 ]
+DRIVER = ("neo4j", "neomodel")
+FLASK = ("flask", "flask_sock", "werkzeug")
 
 
 def _modules(entry: str) -> list[Path]:
     path = PACKAGE / entry
-    return sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    if path.is_dir():
+        return sorted(path.rglob("*.py"))
+    return [path] if path.exists() else []
 
 
 def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, top-level or inside a function (lazy imports count too)."""
     tree = ast.parse(path.read_text())
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -44,22 +56,54 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", [p for e in PURE for p in _modules(e)], ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_the_pure_core_never_imports_the_driver_or_flask(path: Path) -> None:
-    forbidden = {n for n in _imports(path) if n.split(".")[0] in ("neo4j", "flask", "neomodel") or
-                 n.startswith(("tgneo.store", "tgneo.web"))}  # fmt: skip
-    assert not forbidden, f"{path.name} imports {sorted(forbidden)}"
+def _reaching(path: Path, packages: tuple[str, ...]) -> set[str]:
+    """The imports of ``path`` that are, or are inside, one of ``packages``."""
+    return {n for n in _imports(path) if any(n == p or n.startswith(p + ".") for p in packages)}
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def _rel(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
+ALL = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_pure_modules_all_exist() -> None:
+    present = [e for e in PURE if (PACKAGE / e).exists()]
+    assert set(PURE) - set(present) <= {"stream", "llm", "engines"}, "a pure module was renamed: update PURE"
+
+
+@pytest.mark.parametrize("path", [p for e in PURE for p in _modules(e)], ids=_rel)
+def test_the_pure_core_never_imports_the_driver_flask_or_the_io_layers(path: Path) -> None:
+    up = ("tgneo.store", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.provision")
+    forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", _modules("store"), ids=_rel)
+def test_the_store_never_reaches_up(path: Path) -> None:
+    """Storage is the bottom layer: the recorder, engines, streams and the web call it, never the reverse."""
+    up = ("tgneo.explain", "tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.llm")
+    forbidden = _reaching(path, up)
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", ALL, ids=_rel)
 def test_only_the_store_and_models_touch_the_driver(path: Path) -> None:
-    rel = path.relative_to(PACKAGE).as_posix()
+    rel = _rel(path)
     if rel.startswith("store/") or rel in ("models.py", "provision/server.py"):
         return  # provision only probes Bolt while waiting for the server it started
-    assert not {n for n in _imports(path) if n.split(".")[0] in ("neo4j", "neomodel")}, rel
+    assert not _reaching(path, DRIVER), rel
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", ALL, ids=_rel)
+def test_only_the_web_package_touches_flask(path: Path) -> None:
+    if _rel(path).startswith("web/"):
+        return
+    assert not _reaching(path, FLASK), _rel(path)
+
+
+@pytest.mark.parametrize("path", ALL, ids=_rel)
 def test_no_module_but_the_vocabulary_spells_a_namespace_iri(path: Path) -> None:
     if path.name == "vocab.py":
         return
@@ -74,3 +118,21 @@ def test_every_class_label_is_mapped_from_an_rdf_class() -> None:
 
 def test_every_relationship_type_is_mapped_from_a_predicate() -> None:
     assert set(Rel) - STATEMENT_RELS == {row.rel for row in RELATIONSHIPS}
+
+
+def test_each_kind_of_step_and_the_source_provenance_live_in_a_module_of_their_own() -> None:
+    """A reader finds GraphRAG's steps, Document RAG's, the agents' and the source provenance each in one place."""
+    from tgneo.explain.entities import ENTITY_TYPES
+
+    by_module: dict[str, set[str]] = {}
+    for kind, cls in ENTITY_TYPES.items():
+        by_module.setdefault(cls.__module__, set()).add(kind)
+    assert by_module == {
+        "tgneo.explain.graphrag": {"question", "grounding", "exploration", "focus", "synthesis"},
+        "tgneo.explain.docrag": {"docrag_question", "docrag_exploration", "docrag_focus", "docrag_synthesis"},
+        "tgneo.explain.agent": {
+            "agent_question", "pattern_decision", "analysis", "observation", "conclusion", "plan", "step_result",
+            "agent_synthesis", "decomposition", "finding",
+        },
+        "tgneo.ingest.provenance": {"document", "derived_entity", "subgraph"},
+    }  # fmt: skip

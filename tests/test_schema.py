@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tgneo.store import Store, install_schema
-from tgneo.store.schema import schema_items
+from tgneo.store.schema import SCHEMA
 
 
 def _schema_state(store: Store) -> set[tuple[str, str]]:
@@ -16,7 +16,7 @@ def _schema_state(store: Store) -> set[tuple[str, str]]:
 def test_schema_install_creates_every_declared_item(store: Store) -> None:
     install_schema(store)
     names = {name for _, name in _schema_state(store)}
-    assert {item.name for item in schema_items()} <= names
+    assert {item.name for item in SCHEMA} <= names
 
 
 def test_schema_install_is_idempotent(store: Store) -> None:

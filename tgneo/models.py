@@ -20,7 +20,7 @@ row added to the table appears here with no second schema to keep in step.
   relationship under its ``RelMap.attr`` (``derived_from``, ``selected_edges``, ``edge``, ``contains``,
   ``documents`` …; a name neomodel reserves gets a trailing underscore, see :func:`attribute_name`),
   plus the reverse navigations of :data:`REVERSE` (``derived_by``, ``generated``, ``subject_of``,
-  ``object_of``). ``Content`` adds ``text`` and ``contentType``.
+  ``object_of``), and ``text``/``contentType``, which a ``:Content`` node (a librarian document) sets.
 * ``Statement`` carries ``statement_id`` (the stored ``id``; neomodel reserves ``id``), ``s``, ``s_kind``,
   ``p``, ``o``, ``o_kind``, ``o_datatype``, ``o_lang``, ``asserted_in`` and navigates to ``subject``,
   ``predicate``, ``object`` (Resources), ``subject_statement`` / ``object_statement`` (nested quoted
@@ -279,6 +279,9 @@ def _resource_namespace(label: Label, doc: str) -> dict[str, Any]:
         {
             "uri": StringProperty(),
             "kind": StringProperty(),
+            # A Resource that is also :Content (a librarian document) holds its text; None elsewhere.
+            "text": StringProperty(),
+            "contentType": StringProperty(),
         }
     )
     namespace.update({attribute_name(row.prop): _property(row) for row in PROPERTIES})
@@ -303,7 +306,6 @@ def _build() -> dict[Label, type[TgNode]]:
         classes[label] = _make(label.value, (TgNode,), namespace)
 
     content = _resource_namespace(Label.CONTENT, "A librarian text (answer, thought, observation) by its document URI.")
-    content.update(text=StringProperty(), contentType=StringProperty())
     classes[Label.CONTENT] = _make(Label.CONTENT.value, (TgNode,), content)
 
     for row in CLASSES:

@@ -1,7 +1,10 @@
-"""Constraints and indexes, declared once and installed idempotently (``IF NOT EXISTS``).
+"""Constraints and indexes, declared once in :data:`SCHEMA` and installed idempotently (``IF NOT EXISTS``).
 
-Schema statements cannot take ``$parameters`` for labels or property names, so they are built here
-from ``Label`` members and fixed property names only; no user string ever reaches them.
+The identity constraints (one ``:Resource`` per IRI, one ``:Statement`` per triple, per workspace
+and collection) are what make ``MERGE`` safe under concurrent writers; the range indexes serve the
+trace reader. Schema statements cannot take ``$parameters`` for labels or property names, so they
+are built here from ``Label`` members and fixed property names only; no user string ever reaches
+them.
 """
 
 from __future__ import annotations
@@ -44,15 +47,10 @@ SCHEMA: tuple[SchemaItem, ...] = (
 )
 
 
-def install_schema(store: Store, items: tuple[SchemaItem, ...] | None = None) -> list[str]:
-    """Create every constraint and index that is missing; return the statements that were run."""
-    statements = [item.cypher() for item in (items or schema_items())]
+def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list[str]:
+    """Create every constraint and index that is missing, wait until they are online, and return the DDL run."""
+    statements = [item.cypher() for item in items]
     for statement in statements:
         store.run_schema(statement)
     store.run_schema("CALL db.awaitIndexes(300)")
     return statements
-
-
-def schema_items() -> tuple[SchemaItem, ...]:
-    """The full schema: the structural items plus whatever the mapping table declares."""
-    return SCHEMA

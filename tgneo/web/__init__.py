@@ -1,4 +1,4 @@
-"""The Flask application: ``create_app()`` factory, blueprints, one error handler."""
+"""The Flask application: the ``create_app()`` factory, its blueprints and one error handler."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def create_app(
         store: an open ``Store``; one is created from ``settings`` when omitted and closed at exit.
 
     Returns:
-        The Flask app, with the health, API and WebSocket blueprints registered.
+        The Flask app with JSON error handling, flask-sock attached and the health blueprint
+        (``/healthz``, ``/readyz``) registered.
     """
     app = Flask(__name__)
     app.config.from_mapping(JSON_SORT_KEYS=False)
