@@ -35,11 +35,11 @@ def _parse(var: str, kind: str, raw: str) -> object:
     """An environment value as its field's type; a malformed number names the variable."""
     if kind == "Path":
         return Path(raw).expanduser().resolve()
-    if kind == "float":
+    if kind in ("float", "int"):
         try:
-            return float(raw)
+            return float(raw) if kind == "float" else int(raw)
         except ValueError:
-            raise ConfigError(f"{var}={raw!r} is not a number") from None
+            raise ConfigError(f"{var}={raw!r} is not {'a number' if kind == 'float' else 'a whole number'}") from None
     return raw
 
 
@@ -55,6 +55,14 @@ class Settings:
     neo4j_retry_seconds: float = field(default=30.0, metadata=_env("TGNEO_NEO4J_RETRY_SECONDS"))
     home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
     tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
+    # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.
+    llm: str = field(default="offline", metadata=_env("TGNEO_LLM"))
+    llm_model: str | None = field(default=None, metadata=_env("TGNEO_LLM_MODEL"))
+    embedding_model: str | None = field(default=None, metadata=_env("TGNEO_EMBEDDING_MODEL"))
+    openai_base_url: str | None = field(default=None, metadata=_env("OPENAI_BASE_URL"))
+    openai_api_key: str | None = field(default=None, metadata=_env("OPENAI_API_KEY"))
+    llm_timeout: float = field(default=60.0, metadata=_env("TGNEO_LLM_TIMEOUT"))
+    llm_retries: int = field(default=2, metadata=_env("TGNEO_LLM_RETRIES"))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
