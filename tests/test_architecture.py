@@ -31,7 +31,6 @@ PURE = [
     # packages that are pure by design, checked as soon as they exist
     "stream",
     "llm",
-    "engines",
 ]
 DRIVER = ("neo4j", "neomodel")
 FLASK = ("flask", "flask_sock", "werkzeug")
@@ -70,7 +69,7 @@ ALL = sorted(PACKAGE.rglob("*.py"))
 
 def test_the_pure_modules_all_exist() -> None:
     present = [e for e in PURE if (PACKAGE / e).exists()]
-    assert set(PURE) - set(present) <= {"stream", "llm", "engines"}, "a pure module was renamed: update PURE"
+    assert set(PURE) - set(present) <= {"stream"}, "a pure module was renamed: update PURE"
 
 
 @pytest.mark.parametrize("path", [p for e in PURE for p in _modules(e)], ids=_rel)
@@ -86,6 +85,14 @@ def test_the_store_never_reaches_up(path: Path) -> None:
     up = ("tgneo.explain", "tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.llm")
     forbidden = _reaching(path, up)
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", _modules("engines"), ids=_rel)
+def test_engines_use_store_functions_never_the_driver_or_the_transports(path: Path) -> None:
+    """Engines call the recorder, the LLM and ``tgneo.store`` functions; Cypher stays in tgneo/cypher/."""
+    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.provision"))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+    assert not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text()), f"{_rel(path)} spells Cypher"
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)

@@ -72,3 +72,12 @@ def test_thoughts_and_observations_belong_to_agent_streams_only() -> None:
 def test_the_catalogue_names_every_event_once() -> None:
     names = [cls.name for cls in EVENTS]
     assert len(names) == len(set(names)) and {"explain", "answer", "end", "error"} <= set(names)
+
+
+def test_an_agent_iteration_carries_only_its_own_triples_on_the_wire() -> None:
+    """TrustGraph's client would read an iteration that carries its Thought's types as a Reflection."""
+    iteration = next(step for step, _ in scenarios.react() if step.kind == "analysis" and step.thought)
+    event = ExplainEvent(iteration.uri, iteration.graph, iteration.triples(), iteration.kind)
+    subjects = {t["s"]["i"] for t in event.to_wire(SessionKind.AGENT)["explain_triples"]}
+    assert subjects == {iteration.uri}
+    assert len(event.to_wire(SessionKind.AGENT)["explain_triples"]) < len(event.triples)  # the Thought's were dropped

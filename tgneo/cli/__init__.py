@@ -33,9 +33,9 @@ def cli(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from tgneo.cli import db, rdf, serve, traces
+    from tgneo.cli import ask, db, rdf, serve, traces
 
-    for module in (db, serve, rdf, traces):
+    for module in (db, serve, ask, rdf, traces):
         for command in module.COMMANDS:
             cli.add_command(command)
 

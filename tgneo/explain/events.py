@@ -111,11 +111,19 @@ class ExplainEvent(Event):
     name = "explain"
 
     def to_wire(self, session: SessionKind | None = None) -> dict[str, Any]:
-        """The explain message; without ``session``, only the explain fields every kind shares."""
+        """The explain message; without ``session``, only the explain fields every kind shares.
+
+        In an agent stream an iteration carries only its own triples: TrustGraph's client pools the
+        ``rdf:type``s of every subject in a message, and would take an iteration that carries its
+        Thought's triples for a Reflection and drop its ``[analysis]`` line (reference §3, §6.3).
+        """
+        triples = self.triples
+        if session is SessionKind.AGENT and self.kind == "analysis":
+            triples = [q for q in triples if str(q.s) == self.explain_id]
         fields = {
             "explain_id": self.explain_id,
             "explain_graph": self.explain_graph,
-            "explain_triples": [wire_quad(q) for q in self.triples],
+            "explain_triples": [wire_quad(q) for q in triples],
         }
         if session is None:
             return {"message_type": "explain", **fields}

@@ -20,7 +20,8 @@ STOPWORDS = frozenset(
     my myself no nor not now of off on once only or other our ours ourselves out over own same she should
     so some such than that the their theirs them themselves then there these they this those through to
     too under until up very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves also did tell show give find list name known many much one ever""".split()
+    yours yourself yourselves also did tell show give find list name known many much one ever compare
+    compared summarise summarize describe explain contrast please""".split()
 )
 """Words that carry no concept: function words and the verbs questions are phrased with."""
 
@@ -59,3 +60,43 @@ def stem(word: str) -> str:
 def content_words(text: str) -> list[str]:
     """The words of ``text`` that are not stopwords, in order."""
     return [w for w in words(text) if w not in STOPWORDS and not w.isdigit() or (w.isdigit() and len(w) == 4)]
+
+
+_NAME_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][\w’'\-]*")
+_CONNECTORS = frozenset({"of", "de", "von", "van", "der", "la", "le", "du", "and"})
+
+
+def names(text: str) -> list[str]:
+    """Runs of capitalised words (``Marie Curie``, ``University of Paris``): the names a text mentions.
+
+    A capitalised stopword (``What``, ``The``) starts no name; lower-case connectors (``of``, ``von``)
+    may join two capitalised words, ``and`` only when more capitals follow directly (so ``Pierre and
+    Marie Curie`` stays one name only if written that way). Possessives are dropped (``Curie's`` →
+    ``Curie``).
+    """
+    found: list[str] = []
+    current: list[str] = []
+    pending: list[str] = []
+    for raw in re.findall(r"[\w’'\-]+|[^\w\s]", text):
+        word = re.sub(r"['’]s$", "", raw)
+        if _NAME_WORD.fullmatch(word) and (current or fold(word) not in STOPWORDS):
+            current += pending + [word]
+            pending = []
+        elif current and raw in _CONNECTORS and raw != "and":
+            pending.append(raw)
+        else:
+            if current:
+                found.append(" ".join(current))
+            current, pending = [], []
+        if raw != word and current:  # a possessive ends the name
+            found.append(" ".join(current))
+            current, pending = [], []
+    if current:
+        found.append(" ".join(current))
+    return list(dict.fromkeys(found))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences at ``.``, ``!`` or ``?`` followed by a space and a capital or digit."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9À-Ö\"“(])", " ".join(text.split()))
+    return [p.strip() for p in parts if p.strip()]

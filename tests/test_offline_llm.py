@@ -1,0 +1,150 @@
+"""The offline provider: deterministic, honest about what it is, and answering in each prompt's format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tgneo.engines.parsing import json_answer
+from tgneo.llm.base import STAGES, Completion, LLMError, Task
+from tgneo.llm.offline import MODEL, OfflineLLM
+from tgneo.llm.offline.embed import DIMENSIONS, cosine
+from tgneo.llm.offline.text import count, names, sentences
+from tgneo.llm.prompts import render
+
+QUESTION = "What did Marie Curie discover?"
+EDGES = [
+    {"id": "e1", "text": "Marie Curie, discovered, Polonium"},
+    {"id": "e2", "text": "Pierre Curie, born in, Paris"},
+]
+TOOLS = [{"name": n, "description": "", "arguments": {}} for n in ("knowledge-query", "document-query", "calculator")]
+SAMPLE_INPUTS: dict[str, dict[str, object]] = {
+    "grounding": {"question": QUESTION},
+    "edge-scoring": {"question": QUESTION, "concepts": ["marie curie"], "edges": EDGES},
+    "edge-reasoning": {"question": QUESTION, "concepts": ["marie curie"], "edges": EDGES},
+    "synthesis": {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"]},
+    "docrag-synthesis": {"question": QUESTION, "passages": [{"id": "c", "text": "Marie Curie discovered polonium."}]},
+    "extraction": {"text": "Marie Curie discovered polonium in 1898."},
+    "router": {"question": QUESTION, "patterns": [{"name": "react", "description": "d"}]},
+    "react": {"question": QUESTION, "tools": TOOLS, "history": []},
+    "plan": {"question": QUESTION, "tools": TOOLS},
+    "decompose": {"question": "Compare Marie Curie and Lise Meitner"},
+    "agent-synthesis": {"question": QUESTION, "results": [{"goal": "g", "text": "Polonium."}]},
+}
+
+
+@pytest.fixture(scope="module")
+def llm() -> OfflineLLM:
+    return OfflineLLM()
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_has_a_prompt_that_renders_with_its_inputs(stage: str) -> None:
+    prompt = render(Task(stage, SAMPLE_INPUTS[stage]))
+    for value in SAMPLE_INPUTS[stage].values():
+        shown = value if isinstance(value, str) else json.dumps(value, indent=1, ensure_ascii=False)
+        assert shown in prompt, f"{stage}: the prompt does not show {shown[:40]!r}"
+
+
+def test_the_offline_model_names_itself_and_counts_its_own_tokens(llm: OfflineLLM) -> None:
+    task = Task("grounding", {"question": QUESTION})
+    call = llm.complete(task)
+    assert call.model == MODEL == "tgneo-offline"
+    assert call.in_tokens == count(render(task)) and call.out_tokens == count(call.text)
+
+
+def test_the_same_task_gives_the_same_answer(llm: OfflineLLM) -> None:
+    task = Task("edge-scoring", SAMPLE_INPUTS["edge-scoring"])
+    assert llm.complete(task).text == llm.complete(task).text
+
+
+def test_grounding_names_the_question_s_names_and_content_words(llm: OfflineLLM) -> None:
+    assert llm.complete(Task("grounding", {"question": QUESTION})).text.splitlines() == ["marie curie", "discover"]
+
+
+def test_edge_scoring_prefers_the_edge_sharing_the_question_s_words(llm: OfflineLLM) -> None:
+    scores = {
+        s["id"]: s["score"] for s in json.loads(llm.complete(Task("edge-scoring", SAMPLE_INPUTS["edge-scoring"])).text)
+    }
+    assert scores["e1"] > scores["e2"] > 0
+
+
+def test_reasoning_names_the_concept_and_the_edge(llm: OfflineLLM) -> None:
+    (reason,) = json.loads(
+        llm.complete(Task("edge-reasoning", {**SAMPLE_INPUTS["edge-reasoning"], "edges": EDGES[:1]})).text
+    )
+    assert reason["concept"] == "marie curie" and "Marie Curie, discovered, Polonium" in reason["reasoning"]
+
+
+def test_synthesis_states_only_the_facts_it_was_given(llm: OfflineLLM) -> None:
+    text = llm.complete(Task("synthesis", {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"]})).text
+    assert text == "According to the knowledge graph: Marie Curie discovered Polonium."
+
+
+def test_document_synthesis_quotes_the_matching_sentences(llm: OfflineLLM) -> None:
+    passages = [{"id": "c", "text": "Marie Curie was born in Warsaw. She discovered polonium in 1898. It rained."}]
+    text = llm.complete(
+        Task("docrag-synthesis", {"question": "What did Marie Curie discover?", "passages": passages})
+    ).text
+    assert text == "According to the documents: Marie Curie was born in Warsaw. She discovered polonium in 1898."
+
+
+def test_a_stream_joins_back_to_the_whole_answer_and_returns_its_usage(llm: OfflineLLM) -> None:
+    stream = llm.stream(Task("synthesis", {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"] * 3}))
+    pieces: list[str] = []
+    while True:
+        try:
+            pieces.append(next(stream))
+        except StopIteration as stop:
+            whole: Completion = stop.value
+            break
+    assert len(pieces) > 1 and "".join(pieces) == whole.text and whole.out_tokens == count(whole.text)
+
+
+@pytest.mark.parametrize(
+    ("question", "pattern"),
+    [
+        ("Compare Marie Curie and Lise Meitner", "supervisor"),
+        ("Summarise the discoveries of Marie Curie", "plan-then-execute"),
+        ("What is 1911 - 1867?", "react"),
+        ("Who discovered polonium?", "react"),
+    ],
+)
+def test_the_router_picks_a_pattern_from_the_question(llm: OfflineLLM, question: str, pattern: str) -> None:
+    assert json.loads(llm.complete(Task("router", {"question": question, "patterns": []})).text)["pattern"] == pattern
+
+
+def test_react_uses_the_calculator_for_arithmetic_and_another_tool_after_a_failure(llm: OfflineLLM) -> None:
+    first = json.loads(llm.complete(Task("react", {"question": "What is 7 / 0?", "tools": TOOLS, "history": []})).text)
+    assert (first["action"], first["arguments"]) == ("calculator", {"expression": "7 / 0"})
+    failed = [{"action": "calculator", "arguments": first["arguments"], "observation": "", "error": "division by zero"}]
+    second = json.loads(
+        llm.complete(Task("react", {"question": "What is 7 / 0?", "tools": TOOLS, "history": failed})).text
+    )
+    assert second["action"] == "knowledge-query" and "division by zero" in second["thought"]
+
+
+def test_embeddings_are_normalised_and_lexically_similar(llm: OfflineLLM) -> None:
+    vectors = llm.embed(["Marie Curie discovered polonium", "polonium discovery by Curie", "the Eiffel tower"]).vectors
+    assert all(len(v) == DIMENSIONS and abs(cosine(v, v) - 1) < 1e-9 for v in vectors)
+    assert cosine(vectors[0], vectors[1]) > 0.5 > cosine(vectors[0], vectors[2])
+
+
+def test_names_are_runs_of_capitalised_words() -> None:
+    assert names("Compare Marie Curie and the University of Paris's work") == ["Marie Curie", "University of Paris"]
+
+
+def test_sentences_split_at_terminal_punctuation() -> None:
+    assert sentences("She was born in 1867. She died in 1934!  Why?") == [
+        "She was born in 1867.",
+        "She died in 1934!",
+        "Why?",
+    ]
+
+
+def test_a_structured_answer_is_read_through_code_fences_and_garbage_is_refused() -> None:
+    fenced = Completion('```json\n[{"id": "e1", "score": 0.5}]\n```', 1, 1, "m", 0)
+    assert json_answer(fenced, "edge-scoring", list) == [{"id": "e1", "score": 0.5}]
+    with pytest.raises(LLMError, match=r"edge-scoring stage did not answer a JSON array \(model m: 'I think so'\)"):
+        json_answer(Completion("I think so", 1, 1, "m", 0), "edge-scoring", list)

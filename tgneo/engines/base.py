@@ -1,0 +1,238 @@
+"""What every engine shares: the request, the per-question session, and the template method.
+
+An engine is a generator of :mod:`tgneo.explain.events`. :meth:`Engine.answer` is final (the
+template method of STYLE §4, after neo4j-graphrag's ``search → get_search_results``): it validates
+the request, opens a :class:`Session`, runs the engine's own :meth:`Engine.run`, and ends the stream
+with exactly one :class:`~tgneo.explain.events.SessionEnd` (citations and token totals) or one
+:class:`~tgneo.explain.events.ErrorEvent` — never silence.
+
+Write-before-emit holds by construction: a step's event exists only as the return value of
+:meth:`Session.record`, which returns after the step's transaction committed. A failure inside a
+step rolls that step back (the recorder writes a step atomically), so an error leaves complete
+steps behind and no half-written one. Closing the generator early (a client gone) raises
+``GeneratorExit`` at the current ``yield``: no further LLM call or write happens.
+
+:meth:`Engine.run` returns an :class:`Outcome` (the answer text, the step that holds it, the
+sources), so an agent's tool can run a RAG engine as a sub-trace with ``outcome = yield from
+engine.run(sub_session)`` and forward its explain events into its own stream.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Generator, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tgneo import uris
+from tgneo.errors import BadRequest, TgneoError
+from tgneo.explain.entity import Entity
+from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
+from tgneo.explain.recorder import Recorder
+from tgneo.kinds import SessionKind
+from tgneo.llm.base import LLM, Completion, LLMError, Task
+from tgneo.store.driver import Store
+from tgneo.store.writer import check_scope
+
+log = logging.getLogger("tgneo.engines")
+MAX_QUESTION_CHARS = 4000
+"""Longer questions are refused: no engine stage needs more, and prompts must stay bounded."""
+
+
+class EngineError(TgneoError):
+    """An engine could not answer (a step failed for a reason that is not the caller's input)."""
+
+    status = 500
+
+
+@dataclass(frozen=True)
+class Request:
+    """A question for an engine.
+
+    Attributes:
+        question: What was asked (non-empty, at most :data:`MAX_QUESTION_CHARS` characters).
+        workspace: The workspace everything is read from and recorded in.
+        collection: The collection everything is read from and recorded in.
+        options: Engine parameters by name (``entity_limit``, ``doc_limit``, ``max_iterations`` …);
+            each engine validates its own against its defaults.
+    """
+
+    question: str
+    workspace: str = "default"
+    collection: str = "default"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.question, str) or not self.question.strip():
+            raise BadRequest("question: must not be empty")
+        if len(self.question) > MAX_QUESTION_CHARS:
+            raise BadRequest(f"question: {len(self.question)} characters; at most {MAX_QUESTION_CHARS} are accepted")
+        check_scope(self.workspace, self.collection)
+
+
+@dataclass
+class Usage:
+    """Token and model totals over every LLM call of a question, sub-traces included."""
+
+    in_tokens: int = 0
+    out_tokens: int = 0
+    models: list[str] = field(default_factory=list)
+
+    def add(self, completion: Completion) -> None:
+        self.in_tokens += completion.in_tokens
+        self.out_tokens += completion.out_tokens
+        if completion.model not in self.models:
+            self.models.append(completion.model)
+
+
+@dataclass
+class Context:
+    """What one request shares across its session and any sub-traces an agent starts."""
+
+    store: Store
+    llm: LLM
+    workspace: str
+    collection: str
+    recorder: Recorder | None
+    usage: Usage = field(default_factory=Usage)
+    sources: dict[str, Source] = field(default_factory=dict)
+
+    def cite(self, sources: list[Source]) -> None:
+        """Add documents the answer rests on, first mention first."""
+        for source in sources:
+            self.sources.setdefault(source.uri, source)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a run ended: the answer, the step whose librarian document holds it, and its sources."""
+
+    answer: str
+    final_step: str
+    sources: tuple[Source, ...] = ()
+
+
+class Session:
+    """One question being answered: its id, its parent (for a sub-trace), and its measured calls."""
+
+    def __init__(self, ctx: Context, kind: SessionKind, question: str, parent: str | None = None) -> None:
+        self.ctx = ctx
+        self.kind = kind
+        self.question = question
+        self.parent = parent
+        self.id = uris.new_session_id()
+
+    def record(self, step: Entity, contents: Mapping[str, str] | None = None) -> ExplainEvent:
+        """Write ``step`` atomically and return its committed event (or, with recording off, just the event)."""
+        if self.ctx.recorder is None:
+            return ExplainEvent(step.uri, step.graph, step.triples(), step.kind)
+        return self.ctx.recorder.record(step, contents)
+
+    def complete(self, task: Task) -> Completion:
+        """One LLM call, counted in the request's totals."""
+        completion = self.ctx.llm.complete(task)
+        self.ctx.usage.add(completion)
+        return completion
+
+    def stream(self, task: Task) -> Generator[AnswerChunk, None, Completion]:
+        """Stream an LLM answer as :class:`AnswerChunk` events; the return value is the whole completion.
+
+        The last piece is marked ``last`` (TrustGraph's ``end_of_stream``) by holding one piece back.
+        """
+        pieces = self.ctx.llm.stream(task)
+        held: str | None = None
+        try:
+            while True:
+                piece = next(pieces)
+                if held is not None:
+                    yield AnswerChunk(held)
+                held = piece
+        except StopIteration as stop:
+            completion: Completion = stop.value
+        finally:
+            pieces.close()
+        yield AnswerChunk(held or "", last=True)
+        self.ctx.usage.add(completion)
+        return completion
+
+
+class Engine(ABC):
+    """A question-answering engine that records every step it takes.
+
+    Args:
+        store: Where the knowledge graph and documents are read from and the trace is written to.
+        llm: The provider every stage calls.
+        record: ``False`` runs the engine without writing its trace (benchmarks measure the cost of
+            explaining this way); the events are built all the same.
+
+    Example:
+        >>> engine = ENGINES["graph-rag"](store, get_llm())  # doctest: +SKIP
+        >>> for event in engine.answer(Request("What did Marie Curie discover?")):  # doctest: +SKIP
+        ...     print(event.to_wire(engine.kind))
+    """
+
+    kind: ClassVar[SessionKind]
+    name: ClassVar[str]
+    defaults: ClassVar[Mapping[str, int]] = {}
+    """The engine's options and their defaults; a request may set any of them (positive integers)."""
+
+    def __init__(self, store: Store, llm: LLM, *, record: bool = True) -> None:
+        self.store = store
+        self.llm = llm
+        self.record = record
+
+    def options(self, request: Request) -> dict[str, int]:
+        """The request's options over the engine's defaults, each checked to be a positive integer."""
+        unknown = sorted(set(request.options) - set(self.defaults))
+        if unknown:
+            known = ", ".join(sorted(self.defaults)) or "none"
+            raise BadRequest(f"{self.name}: unknown option {unknown[0]!r} (options: {known})")
+        merged = dict(self.defaults)
+        for key, value in request.options.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise BadRequest(f"{self.name}: option {key!r} must be a positive integer, not {value!r}")
+            merged[key] = value
+        return merged
+
+    def context(self, request: Request) -> Context:
+        recorder = Recorder(self.store, request.workspace, request.collection) if self.record else None
+        return Context(self.store, self.llm, request.workspace, request.collection, recorder)
+
+    def answer(self, request: Request) -> Iterator[Event]:
+        """Answer ``request`` as a stream of events ending in one ``SessionEnd`` or one ``ErrorEvent``.
+
+        Raises:
+            BadRequest: the request is invalid (raised before anything is recorded or yielded).
+        """
+        options = self.options(request)
+        ctx = self.context(request)
+        session = Session(ctx, self.kind, request.question)
+        root = self.root_uri(session)
+        try:
+            outcome = yield from self.run(session, options)
+        except (LLMError, TgneoError) as e:
+            log.warning("%s failed on %r: %s", self.name, request.question, e)
+            yield ErrorEvent(str(e), type=_error_type(e, self.kind), trace=root)
+            return
+        except Exception as e:  # a bug must still end the stream with a message, not silence
+            log.exception("%s crashed on %r", self.name, request.question)
+            yield ErrorEvent(f"internal error in {self.name}: {type(e).__name__}: {e}", trace=root)
+            return
+        ctx.cite(list(outcome.sources))
+        usage = ctx.usage
+        yield SessionEnd(
+            tuple(ctx.sources.values()), usage.in_tokens, usage.out_tokens, ", ".join(usage.models) or None, root
+        )
+
+    @abstractmethod
+    def root_uri(self, session: Session) -> str:
+        """The URI of the session's Question (the trace root)."""
+
+    @abstractmethod
+    def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
+        """Take the engine's steps, recording each and yielding its event; return how it ended."""
+
+
+def _error_type(error: Exception, kind: SessionKind) -> str:
+    return "llm-error" if isinstance(error, LLMError) else kind.error_type

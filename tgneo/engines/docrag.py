@@ -1,0 +1,95 @@
+"""Document RAG as TrustGraph records it: grounding, chunk retrieval, chunk selection, synthesis.
+
+1. **Grounding** — the concepts of the question (the same stage as GraphRAG's).
+2. **Exploration** — each concept's embedding finds its nearest chunks through the chunk vector
+   index (one round trip for all concepts), deduplicated: ``tg:chunkCount`` and one
+   ``tg:selectedChunk`` per chunk.
+3. **Focus** — the chunks reranked by their similarity to the whole question; the best ``doc_limit``
+   become ChunkSelections with their scores (a side branch of the Exploration).
+4. **Synthesis** — the answer streams from the selected chunks' texts; it derives from the
+   **Exploration**, not the Focus, because that is where TrustGraph's trace reader looks for it.
+
+``doc_limit`` defaults to 10, what ``tg-invoke-document-rag`` sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+
+from tgneo import uris
+from tgneo.engines.base import Engine, Outcome, Session
+from tgneo.engines.graphrag import ground, usage
+from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
+from tgneo.explain.events import AnswerChunk, Event, Source
+from tgneo.explain.graphrag import Grounding
+from tgneo.kinds import SessionKind
+from tgneo.llm.base import Task
+from tgneo.store import kg
+
+
+class DocRag(Engine):
+    """Document RAG over the chunks of one workspace and collection."""
+
+    kind = SessionKind.DOC_RAG
+    name = "document-rag"
+    defaults = {"doc_limit": 10}
+
+    def root_uri(self, session: Session) -> str:
+        return uris.docrag_question_uri(session.id)
+
+    def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
+        ctx, sid = session.ctx, session.id
+        question = DocRagQuestion(uri=uris.docrag_question_uri(sid), query=session.question, parent=session.parent)
+        yield session.record(question)
+
+        concepts, grounding_call = ground(session)
+        grounding = Grounding(
+            uri=uris.docrag_grounding_uri(sid), question=question.uri, concepts=tuple(concepts), **usage(grounding_call)
+        )
+        yield session.record(grounding)
+
+        embedded = ctx.llm.embed([*concepts, session.question]).vectors
+        hits = kg.search_chunks(
+            ctx.store, ctx.workspace, ctx.collection, embedded[:-1], embedded[-1], options["doc_limit"]
+        )
+        exploration = DocRagExploration(
+            uri=uris.docrag_exploration_uri(sid),
+            grounding=grounding.uri,
+            chunk_count=len(hits),
+            chunk_ids=tuple(h.uri for h in hits),
+        )
+        yield session.record(exploration)
+
+        kept = sorted(hits, key=lambda h: (-h.rerank, h.uri))[: options["doc_limit"]]
+        focus = DocRagFocus(
+            uri=uris.docrag_focus_uri(sid),
+            exploration=exploration.uri,
+            session_id=sid,
+            chunks=tuple(ChunkSelection(chunk_id=h.uri, score=round(h.rerank, 4)) for h in kept),
+        )
+        yield session.record(focus)
+
+        document = uris.docrag_answer_uri(sid)
+        if kept:
+            passages = [{"id": h.uri, "text": h.text} for h in kept]
+            call = yield from session.stream(
+                Task("docrag-synthesis", {"question": session.question, "passages": passages})
+            )
+            text, calls = call.text, [call]
+        else:
+            where = f"workspace {ctx.workspace!r}, collection {ctx.collection!r}"
+            text, calls = (
+                (
+                    f"No document chunk in {where} matches this question; the collection may be empty "
+                    "(load documents with `tgneo load`)."
+                ),
+                [],
+            )
+            yield AnswerChunk(text, last=True)
+        synthesis = DocRagSynthesis(
+            uri=uris.docrag_synthesis_uri(sid), exploration=exploration.uri, document=document, **usage(*calls)
+        )
+        yield session.record(synthesis, {document: text})
+
+        cited = kg.chunk_documents(ctx.store, ctx.workspace, ctx.collection, [h.uri for h in kept])
+        return Outcome(text, synthesis.uri, tuple(Source(uri, title) for uri, title in cited))

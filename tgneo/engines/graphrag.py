@@ -1,0 +1,211 @@
+"""GraphRAG in TrustGraph's four stages, each recorded before it is announced.
+
+1. **Grounding** — the LLM names the question's concepts (``grounding`` stage).
+2. **Exploration** — each concept finds entities through the full-text index on entity names and the
+   vector index on their embeddings (one round trip for all concepts), then the neighbourhood of those
+   entities is expanded hop by hop (one round trip per hop, ``max_path_length`` hops), within
+   ``entity_limit``, ``triple_limit`` (statements per entity) and ``max_subgraph_size`` — knowledge
+   graph only: statements asserted in the default graph, never provenance or explain nodes.
+3. **Focus** — the LLM scores every explored edge (``edge-scoring``), the best ``edge_score_limit``
+   are kept, the best ``edge_limit`` of those get a reason each (``edge-reasoning``). The LLM sees
+   labels (``Marie Curie, discovered, Polonium``) under short ids; the selection keeps the stored terms
+   (the same ``edge_id`` extraction provenance uses), so every selected edge leads to its chunk, page and
+   document.
+4. **Synthesis** — the answer streams from the selected edges' facts; its text goes to the librarian
+   (``tg:document``) and the Synthesis step is recorded after the answer, as TrustGraph does.
+
+Parameters and defaults are TrustGraph's (``tg-invoke-graph-rag``): ``entity_limit`` 50,
+``triple_limit`` 30, ``max_subgraph_size`` 1000 (the CLI sends 150), ``max_path_length`` 2,
+``edge_score_limit`` 30, ``edge_limit`` 25.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from tgneo import uris
+from tgneo.engines.base import Engine, Outcome, Session
+from tgneo.engines.parsing import json_objects
+from tgneo.explain.events import AnswerChunk, Event, Source
+from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
+from tgneo.kinds import SessionKind
+from tgneo.llm.base import Completion, LLMError, Task
+from tgneo.store import kg
+
+
+class GraphRag(Engine):
+    """GraphRAG over the knowledge graph of one workspace and collection."""
+
+    kind = SessionKind.GRAPH_RAG
+    name = "graph-rag"
+    defaults = {
+        "entity_limit": 50,
+        "triple_limit": 30,
+        "max_subgraph_size": 1000,
+        "max_path_length": 2,
+        "edge_score_limit": 30,
+        "edge_limit": 25,
+    }
+
+    def root_uri(self, session: Session) -> str:
+        return uris.question_uri(session.id)
+
+    def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
+        ctx, sid = session.ctx, session.id
+        question = GraphRagQuestion(uri=uris.question_uri(sid), query=session.question, parent=session.parent)
+        yield session.record(question)
+
+        concepts, grounding_call = ground(session)
+        grounding = Grounding(
+            uri=uris.grounding_uri(sid), question=question.uri, concepts=tuple(concepts), **usage(grounding_call)
+        )
+        yield session.record(grounding)
+
+        vectors = ctx.llm.embed(concepts).vectors if concepts else None
+        per_concept = max(1, options["entity_limit"] // max(1, len(concepts)))
+        seeds = kg.seed_entities(
+            ctx.store, ctx.workspace, ctx.collection, concepts, vectors, per_concept, options["entity_limit"]
+        )
+        edges = kg.explore(
+            ctx.store,
+            ctx.workspace,
+            ctx.collection,
+            [s.uri for s in seeds],
+            options["max_path_length"],
+            options["triple_limit"],
+            options["max_subgraph_size"],
+        )
+        exploration = Exploration(
+            uri=uris.exploration_uri(sid),
+            grounding=grounding.uri,
+            edge_count=len(edges),
+            entities=tuple(s.uri for s in seeds),
+        )
+        yield session.record(exploration)
+
+        selections, focus_calls = focus(session, concepts, edges, options)
+        focus_step = Focus(
+            uri=uris.focus_uri(sid),
+            exploration=exploration.uri,
+            session_id=sid,
+            edges=tuple(sel for sel, _ in selections),
+            **usage(*focus_calls),
+        )
+        yield session.record(focus_step)
+
+        document = uris.graphrag_answer_uri(sid)
+        if selections:
+            facts = [edge.text for _, edge in selections]
+            answer_call = yield from session.stream(Task("synthesis", {"question": session.question, "facts": facts}))
+            text, calls = answer_call.text, [answer_call]
+        else:
+            text, calls = nothing_found(session, concepts, seeds=len(seeds)), []
+            yield AnswerChunk(text, last=True)
+        synthesis = Synthesis(uri=uris.synthesis_uri(sid), focus=focus_step.uri, document=document, **usage(*calls))
+        yield session.record(synthesis, {document: text})
+
+        ids = [edge.id for _, edge in selections]
+        cited = kg.statement_documents(ctx.store, ctx.workspace, ctx.collection, ids)
+        return Outcome(text, synthesis.uri, tuple(Source(uri, title) for uri, title in cited))
+
+
+def usage(*calls: Completion) -> dict[str, Any]:
+    """The token fields of a step that made ``calls`` (none: no fields, the step called no LLM)."""
+    if not calls:
+        return {}
+    return {
+        "in_token": sum(c.in_tokens for c in calls),
+        "out_token": sum(c.out_tokens for c in calls),
+        "model": calls[-1].model,
+    }
+
+
+def ground(session: Session) -> tuple[list[str], Completion]:
+    """The question's concepts, one per line of the ``grounding`` answer (deduplicated, at most 12).
+
+    Raises:
+        LLMError: the answer named no concept.
+    """
+    call = session.complete(Task("grounding", {"question": session.question}))
+    concepts: list[str] = []
+    for line in call.text.splitlines():
+        concept = line.strip().strip("-*•").strip().strip("\"'").strip()
+        if concept and concept.lower() not in (c.lower() for c in concepts) and len(concept) <= 200:
+            concepts.append(concept)
+    if not concepts:
+        raise LLMError(f"the grounding stage named no concept (model {call.model} answered {call.text[:80]!r})")
+    return concepts[:12], call
+
+
+def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:
+    """The answer when the knowledge graph has nothing for the question: say so, and where we looked."""
+    ctx = session.ctx
+    where = f"workspace {ctx.workspace!r}, collection {ctx.collection!r}"
+    if seeds == 0:
+        return (
+            f"No knowledge-graph entity in {where} matches the concepts {', '.join(concepts)}; "
+            "the collection may be empty (load documents with `tgneo load`)."
+        )
+    return f"The entities found in {where} for {', '.join(concepts)} have no knowledge-graph edges to answer from."
+
+
+def focus(
+    session: Session, concepts: list[str], edges: list[kg.Edge], options: Mapping[str, int]
+) -> tuple[list[tuple[EdgeSelection, kg.Edge]], tuple[Completion, ...]]:
+    """Score every edge, keep ``edge_score_limit``, reason about the best ``edge_limit``.
+
+    Returns:
+        The selections in score order, each with the edge it selects, and the LLM calls made.
+    """
+    if not edges:
+        return [], ()
+    by_id = {f"e{i + 1}": edge for i, edge in enumerate(edges)}
+    scoring = session.complete(
+        Task(
+            "edge-scoring",
+            {
+                "question": session.question,
+                "concepts": concepts,
+                "edges": [{"id": key, "text": edge.text} for key, edge in by_id.items()],
+            },
+        )
+    )
+    scores: dict[str, float] = {}
+    for item in json_objects(scoring, "edge-scoring"):
+        key, score = str(item.get("id")), item.get("score")
+        if key in by_id and isinstance(score, int | float) and not isinstance(score, bool):
+            scores[key] = float(score)
+    if not scores:
+        raise LLMError(f"the edge-scoring stage scored none of the {len(edges)} edges (model {scoring.model})")
+    ranked = sorted(scores, key=lambda k: (-scores[k], k))[: options["edge_score_limit"]]
+    chosen = [k for k in ranked if scores[k] > 0][: options["edge_limit"]]
+    if not chosen:
+        return [], (scoring,)
+    reasoning_call = session.complete(
+        Task(
+            "edge-reasoning",
+            {
+                "question": session.question,
+                "concepts": concepts,
+                "edges": [{"id": k, "text": by_id[k].text, "score": scores[k]} for k in chosen],
+            },
+        )
+    )
+    reasons = {str(r.get("id")): r for r in json_objects(reasoning_call, "edge-reasoning")}
+    selections = []
+    for key in chosen:
+        reason = reasons.get(key, {})
+        concept = reason.get("concept")
+        selections.append(
+            (
+                EdgeSelection(
+                    edge=by_id[key].triple,
+                    concept=concept if isinstance(concept, str) and concept.strip() else None,
+                    score=scores[key],
+                    reasoning=str(reason["reasoning"]) if reason.get("reasoning") else None,
+                ),
+                by_id[key],
+            )
+        )
+    return selections, (scoring, reasoning_call)

@@ -1,0 +1,218 @@
+"""Reading the knowledge graph for the engines: seed entities, neighbourhoods, chunks, citations.
+
+Each function is one round trip, whatever the number of concepts, entities or statements it is
+given (``UNWIND`` in the query), because a GraphRAG question must stay within a handful of round
+trips. Everything is kept to one workspace and collection. Terms come back exactly as stored, so an
+edge the engine selects is the very statement extraction provenance points at (same ``edge_id``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rdflib.term import BNode, Literal, URIRef
+
+from tgneo.graphmodel import node_term
+from tgneo.rdf.terms import Object, QuotedTriple, Subject
+from tgneo.store.driver import Store
+from tgneo.store.queries import Q
+from tgneo.vocab import RDFS
+
+ENTITY_NAME_INDEX = "tgneo_entity_name"
+"""Full-text index on ``:Resource(name)``: entity labels, set by ingest."""
+ENTITY_VECTOR_INDEX = "tgneo_entity_embedding"
+"""Vector index on ``:Resource(embedding)``: embeddings of entity labels."""
+CHUNK_VECTOR_INDEX = "tgneo_chunk_embedding"
+"""Vector index on ``:Chunk(embedding)``: embeddings of chunk texts."""
+OVERFETCH = 10
+"""Vector and full-text indexes span every workspace; ask for this many times more, then filter."""
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+
+
+@dataclass(frozen=True)
+class Seed:
+    """An entity a concept named, and how well (0..1)."""
+
+    uri: str
+    name: str | None
+    score: float
+    concept: str
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A knowledge-graph statement with its terms as stored and their labels."""
+
+    id: str
+    triple: QuotedTriple
+    s_label: str
+    p_label: str
+    o_label: str
+
+    @property
+    def text(self) -> str:
+        """How the LLM sees it: ``subject, predicate, object`` in labels."""
+        return f"{self.s_label}, {self.p_label}, {self.o_label}"
+
+    @property
+    def object_uri(self) -> str | None:
+        o = self.triple.o
+        return str(o) if isinstance(o, URIRef) else None
+
+    @property
+    def subject_uri(self) -> str | None:
+        s = self.triple.s
+        return str(s) if isinstance(s, URIRef) else None
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """A chunk near a concept: its text, its best similarity to a concept, and to the whole question."""
+
+    uri: str
+    text: str
+    score: float
+    rerank: float
+
+
+def fulltext_query(text: str) -> str:
+    """A Lucene query for a concept: the phrase (boosted) or any of its words, specials escaped."""
+    words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in text.split() if w.strip()]
+    if not words:
+        return '""'
+    phrase = " ".join(words)
+    return f'"{phrase}"^2 {phrase}' if len(words) > 1 else phrase
+
+
+def seed_entities(
+    store: Store,
+    workspace: str,
+    collection: str,
+    concepts: Sequence[str],
+    vectors: Sequence[list[float]] | None,
+    per_concept: int,
+    total: int,
+) -> list[Seed]:
+    """The entities the concepts name (full-text and, with ``vectors``, vector search), best first."""
+    if not concepts:
+        return []
+    rows = [
+        {"text": c, "query": fulltext_query(c), "vector": vectors[i] if vectors else None}
+        for i, c in enumerate(concepts)
+    ]
+    records = store.read(
+        Q.seed_entities, workspace=workspace, collection=collection, concepts=rows, per_concept=per_concept,
+        total=total, overfetch=per_concept * OVERFETCH, name_index=ENTITY_NAME_INDEX,
+        vector_index=ENTITY_VECTOR_INDEX,
+    )  # fmt: skip
+    return [Seed(r["uri"], r["name"], float(r["score"]), r["concept"]) for r in records]
+
+
+def _term(kind: str, value: str | None) -> Subject:
+    return node_term(kind, value or "")
+
+
+def _object(kind: str, value: str | None, datatype: str | None, lang: str | None) -> Object:
+    if kind == "literal":
+        return Literal(value or "", lang=lang or None, datatype=URIRef(datatype) if datatype else None)
+    return node_term(kind, value or "")
+
+
+def explore(
+    store: Store,
+    workspace: str,
+    collection: str,
+    seeds: Sequence[str],
+    max_path_length: int,
+    per_entity: int,
+    max_edges: int,
+) -> list[Edge]:
+    """The statements within ``max_path_length`` hops of the seeds, breadth first, at most ``max_edges``.
+
+    One round trip per hop: each hop's frontier is the entities the previous hop reached.
+    """
+    edges: dict[str, Edge] = {}
+    frontier = list(dict.fromkeys(seeds))
+    seen = set(frontier)
+    for _ in range(max_path_length):
+        if not frontier or len(edges) >= max_edges:
+            break
+        records = store.read(
+            Q.explore_hop, workspace=workspace, collection=collection, frontier=frontier, per_entity=per_entity,
+            max_edges=max_edges - len(edges), label_predicate=str(RDFS.label),
+        )  # fmt: skip
+        reached: list[str] = []
+        for r in records:
+            if r["id"] in edges:
+                continue
+            triple = QuotedTriple(
+                _term(r["s_kind"], r["s"]), URIRef(r["p"]), _object(r["o_kind"], r["o"], r["o_datatype"], r["o_lang"])
+            )
+            edge = Edge(r["id"], triple, r["s_label"] or _shown(triple.s), r["p_label"] or _shown(triple.p),
+                        r["o_label"] or _shown(triple.o))  # fmt: skip
+            edges[edge.id] = edge
+            for uri in (edge.subject_uri, edge.object_uri):
+                if uri is not None and uri not in seen:
+                    seen.add(uri)
+                    reached.append(uri)
+        frontier = reached
+    return list(edges.values())
+
+
+def _shown(term: object) -> str:
+    """A term without a label, as a reader should see it: a literal's text, an IRI's last segment."""
+    if isinstance(term, Literal):
+        return str(term)
+    if isinstance(term, URIRef | BNode):
+        text = str(term).rstrip("/#")
+        return re.split(r"[/#:]", text)[-1].replace("-", " ").replace("_", " ") or str(term)
+    return str(term)
+
+
+def statement_documents(store: Store, workspace: str, collection: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """``(uri, title)`` of the documents the statements were extracted from, first cited first."""
+    if not ids:
+        return []
+    records = store.read(Q.statement_documents, workspace=workspace, collection=collection, ids=list(ids))
+    return [(r["uri"], r["title"] or r["uri"]) for r in records]
+
+
+def chunk_documents(store: Store, workspace: str, collection: str, chunks: Sequence[str]) -> list[tuple[str, str]]:
+    """``(uri, title)`` of the documents the chunks were cut from, first cited first."""
+    if not chunks:
+        return []
+    records = store.read(Q.chunk_documents, workspace=workspace, collection=collection, uris=list(chunks))
+    return [(r["uri"], r["title"] or r["uri"]) for r in records]
+
+
+def search_chunks(
+    store: Store,
+    workspace: str,
+    collection: str,
+    vectors: Sequence[list[float]],
+    question_vector: list[float],
+    per_concept: int,
+) -> list[ChunkHit]:
+    """The chunks nearest each concept vector, deduplicated, with their similarity to the question."""
+    if not vectors:
+        return []
+    records = store.read(
+        Q.search_chunks, workspace=workspace, collection=collection, vectors=list(vectors),
+        question_vector=question_vector, per_concept=per_concept, overfetch=per_concept * OVERFETCH,
+        chunk_index=CHUNK_VECTOR_INDEX,
+    )  # fmt: skip
+    return [ChunkHit(r["uri"], r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)) for r in records]
+
+
+def labels(store: Store, workspace: str, collection: str, iris: Sequence[str]) -> dict[str, str]:
+    """The ``rdfs:label`` of each IRI that has one (the first in order, as TrustGraph picks it)."""
+    wanted = list(dict.fromkeys(iris))
+    if not wanted:
+        return {}
+    records = store.read(
+        Q.labels, workspace=workspace, collection=collection, uris=wanted, label_predicate=str(RDFS.label)
+    )
+    return {r["uri"]: r["label"] for r in records}
