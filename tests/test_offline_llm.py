@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from tgneo.engines.parsing import json_answer
 from tgneo.llm.base import STAGES, Completion, LLMError, Task
 from tgneo.llm.offline import MODEL, OfflineLLM
 from tgneo.llm.offline.embed import DIMENSIONS, cosine
 from tgneo.llm.offline.text import count, names, sentences
+from tgneo.llm.parsing import json_answer
 from tgneo.llm.prompts import render
 
 QUESTION = "What did Marie Curie discover?"

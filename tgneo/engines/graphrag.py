@@ -26,11 +26,11 @@ from typing import Any
 
 from tgneo import uris
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.engines.parsing import json_objects
 from tgneo.explain.events import AnswerChunk, Event, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Completion, LLMError, Task
+from tgneo.llm.parsing import json_objects
 from tgneo.store import kg
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -104,6 +105,8 @@ class Store:
         self.database = database
         self.retry_seconds = retry_seconds
         self._reached = False
+        self._round_trips = 0
+        self._count_lock = threading.Lock()
         with translate_errors("creating the driver", uri):
             self.driver: neo4j.Driver = GraphDatabase.driver(
                 uri,
@@ -133,6 +136,18 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def round_trips(self) -> int:
+        """Transactions (one query each, or a unit of work) sent to Neo4j so far, retries included.
+
+        Benchmarks read it before and after a question to count what a question costs in round trips.
+        """
+        return self._round_trips
+
+    def _count(self) -> None:
+        with self._count_lock:
+            self._round_trips += 1
 
     def verify(self) -> None:
         """Raise ``StoreUnavailable`` unless Neo4j answers and accepts the credentials."""
@@ -168,6 +183,7 @@ class Store:
         delay = _FIRST_DELAY
         attempt = 1
         while True:
+            self._count()
             try:
                 with self.driver.session(database=self.database, default_access_mode=access) as session:
                     with session.begin_transaction() as tx:

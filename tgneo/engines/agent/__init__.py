@@ -19,12 +19,12 @@ from tgneo.engines.agent.plan import plan_then_execute
 from tgneo.engines.agent.react import react
 from tgneo.engines.agent.supervisor import supervise
 from tgneo.engines.base import Engine, Outcome, Request, Session
-from tgneo.engines.parsing import json_answer
 from tgneo.errors import BadRequest
 from tgneo.explain.agent import AgentQuestion, PatternDecision
 from tgneo.explain.events import Event
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Task
+from tgneo.llm.parsing import json_answer
 
 Pattern = Callable[[Session, Mapping[str, int]], Generator[Event, None, Outcome]]
 PATTERNS: dict[str, tuple[Pattern, str]] = {

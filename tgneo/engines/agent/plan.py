@@ -17,10 +17,10 @@ from tgneo.engines.agent.synthesis import synthesise
 from tgneo.engines.agent.tools import TOOLS
 from tgneo.engines.base import Outcome, Session
 from tgneo.engines.graphrag import usage
-from tgneo.engines.parsing import json_objects
 from tgneo.explain.agent import Plan, StepResult
 from tgneo.explain.events import AgentMessage, Event
 from tgneo.llm.base import LLMError, Task
+from tgneo.llm.parsing import json_objects
 
 MAX_STEPS = 8
 

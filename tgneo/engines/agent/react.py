@@ -23,11 +23,11 @@ from tgneo import uris
 from tgneo.engines.agent.tools import TOOLS, ToolError
 from tgneo.engines.base import Outcome, Session
 from tgneo.engines.graphrag import usage
-from tgneo.engines.parsing import json_answer
 from tgneo.errors import BadRequest
 from tgneo.explain.agent import Analysis, Conclusion, Observation, Thought
 from tgneo.explain.events import AgentMessage, AnswerChunk, Event
 from tgneo.llm.base import Completion, LLMError, Task
+from tgneo.llm.parsing import json_answer
 
 INVALID_STEP = "invalid-step"
 """The action recorded for an iteration whose LLM answer was not a valid step."""

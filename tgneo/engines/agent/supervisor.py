@@ -15,11 +15,11 @@ from tgneo.engines.agent.react import react
 from tgneo.engines.agent.synthesis import synthesise
 from tgneo.engines.base import Outcome, Session
 from tgneo.engines.graphrag import usage
-from tgneo.engines.parsing import json_answer
 from tgneo.explain.agent import AgentQuestion, Decomposition, Finding
 from tgneo.explain.events import AgentMessage, Event, ExplainEvent
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLMError, Task
+from tgneo.llm.parsing import json_answer
 
 MAX_GOALS = 5
 
