@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import socket
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 import pytest
 
@@ -284,36 +285,37 @@ def test_a_wrong_api_key_is_an_llm_error_naming_the_server(server: OpenAIServer)
     assert len(server.requests_to(CHAT)) == 1  # a refusal is not retried
 
 
-def test_a_body_that_is_not_json_is_an_llm_error(server: OpenAIServer, llm: OpenAILLM) -> None:
-    server.fail_next("garbage")
-    with pytest.raises(LLMError, match=r"chat/completions answered malformed JSON .*'<html>this is not JSON'"):
-        llm.complete(GROUNDING)
+def completing(llm: OpenAILLM) -> object:
+    return llm.complete(GROUNDING)
 
 
-def test_a_web_page_is_an_llm_error(server: OpenAIServer, llm: OpenAILLM) -> None:
-    server.fail_next("html")
-    with pytest.raises(LLMError, match=r"answered something that is not a chat completion: '<html>Welcome to nginx"):
-        llm.complete(GROUNDING)
+def streaming(llm: OpenAILLM) -> object:
+    return drain(llm.stream(GROUNDING))
 
 
-def test_a_stream_answered_without_events_is_an_llm_error(server: OpenAIServer, llm: OpenAILLM) -> None:
-    server.fail_next("not-a-stream")
-    with pytest.raises(
-        LLMError, match=f"^{server.url}/chat/completions answered the stream with no server-sent events$"
-    ):
-        drain(llm.stream(GROUNDING))
+def embedding(llm: OpenAILLM) -> object:
+    return llm.embed(["polonium"])
 
 
-def test_an_answer_without_choices_is_an_llm_error(server: OpenAIServer, llm: OpenAILLM) -> None:
-    server.fail_next("no-choices")
-    with pytest.raises(LLMError, match=f"^{server.url}/chat/completions answered with no choices$"):
-        llm.complete(GROUNDING)
-
-
-def test_an_embeddings_body_that_is_not_json_is_an_llm_error(server: OpenAIServer, llm: OpenAILLM) -> None:
-    server.fail_next("garbage")
-    with pytest.raises(LLMError, match=r"/embeddings answered malformed JSON"):
-        llm.embed(["polonium"])
+@pytest.mark.parametrize(
+    ("fault", "call", "message"),
+    [
+        pytest.param("garbage", completing, r"/chat/completions answered malformed JSON \(Expecting value\): "
+                     r"'<html>this is not JSON'$", id="a body that is not JSON"),
+        pytest.param("garbage", embedding, r"/embeddings answered malformed JSON", id="embeddings that are not JSON"),
+        pytest.param("html", completing, r"/chat/completions answered something that is not a chat completion: "
+                     r"'<html>Welcome to nginx", id="a web page"),
+        pytest.param("no-choices", completing, r"/chat/completions answered with no choices$", id="no choices"),
+        pytest.param("not-a-stream", streaming, r"/chat/completions answered the stream with no server-sent events$",
+                     id="a stream without events"),
+    ],
+)  # fmt: skip
+def test_an_answer_that_is_not_an_openai_answer_is_an_llm_error_naming_the_url(
+    server: OpenAIServer, llm: OpenAILLM, fault: str, call: Callable[[OpenAILLM], object], message: str
+) -> None:
+    server.fail_next(fault)
+    with pytest.raises(LLMError, match=re.escape(server.url) + message):
+        call(llm)
 
 
 def test_a_refused_connection_is_an_llm_error_naming_the_server(refused_url: str) -> None:
