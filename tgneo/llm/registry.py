@@ -1,4 +1,10 @@
-"""Which provider answers: ``TGNEO_LLM`` names it (``offline`` by default)."""
+"""Which provider answers: ``TGNEO_LLM`` names it — ``offline`` (the default) or ``openai``.
+
+Each entry builds its provider from :class:`~tgneo.config.Settings` and imports it only then, so
+choosing ``offline`` never imports the ``openai`` package and an incomplete ``openai`` configuration
+(no ``TGNEO_LLM_MODEL``) is a :class:`~tgneo.errors.ConfigError` when the provider is asked for, not
+at import time.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,13 @@ def _offline(settings: Settings) -> LLM:
     return OfflineLLM()
 
 
-PROVIDERS: dict[str, Callable[[Settings], LLM]] = {"offline": _offline}
+def _openai(settings: Settings) -> LLM:
+    from tgneo.llm.openai_provider import OpenAILLM
+
+    return OpenAILLM.from_settings(settings)
+
+
+PROVIDERS: dict[str, Callable[[Settings], LLM]] = {"offline": _offline, "openai": _openai}
 """Every provider by its ``TGNEO_LLM`` name."""
 
 
