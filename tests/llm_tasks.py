@@ -23,7 +23,7 @@ TOOLS = [
 INPUTS: dict[str, dict[str, Any]] = {
     "grounding": {"question": QUESTION},
     "edge-scoring": {"question": QUESTION, "concepts": ["marie curie", "discover"], "edges": EDGES},
-    "edge-reasoning": {"question": QUESTION, "edges": [{**EDGES[0], "score": 0.9}]},
+    "edge-reasoning": {"question": QUESTION, "concepts": ["marie curie"], "edges": [{**EDGES[0], "score": 0.9}]},
     "synthesis": {"question": QUESTION, "facts": ["Marie Curie discovered polonium", "Marie Curie discovered radium"]},
     "docrag-synthesis": {
         "question": QUESTION,

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tgneo.llm.base import STAGES, Completion, LLMError, Task
+from tests.llm_tasks import INPUTS
+from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.offline import MODEL, OfflineLLM
 from tgneo.llm.offline.embed import DIMENSIONS, cosine
 from tgneo.llm.offline.text import count, names, sentences
@@ -19,32 +20,12 @@ EDGES = [
     {"id": "e2", "text": "Pierre Curie, born in, Paris"},
 ]
 TOOLS = [{"name": n, "description": "", "arguments": {}} for n in ("knowledge-query", "document-query", "calculator")]
-SAMPLE_INPUTS: dict[str, dict[str, object]] = {
-    "grounding": {"question": QUESTION},
-    "edge-scoring": {"question": QUESTION, "concepts": ["marie curie"], "edges": EDGES},
-    "edge-reasoning": {"question": QUESTION, "concepts": ["marie curie"], "edges": EDGES},
-    "synthesis": {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"]},
-    "docrag-synthesis": {"question": QUESTION, "passages": [{"id": "c", "text": "Marie Curie discovered polonium."}]},
-    "extraction": {"text": "Marie Curie discovered polonium in 1898."},
-    "router": {"question": QUESTION, "patterns": [{"name": "react", "description": "d"}]},
-    "react": {"question": QUESTION, "tools": TOOLS, "history": []},
-    "plan": {"question": QUESTION, "tools": TOOLS},
-    "decompose": {"question": "Compare Marie Curie and Lise Meitner"},
-    "agent-synthesis": {"question": QUESTION, "results": [{"goal": "g", "text": "Polonium."}]},
-}
+SAMPLE_INPUTS = INPUTS
 
 
 @pytest.fixture(scope="module")
 def llm() -> OfflineLLM:
     return OfflineLLM()
-
-
-@pytest.mark.parametrize("stage", STAGES)
-def test_every_stage_has_a_prompt_that_renders_with_its_inputs(stage: str) -> None:
-    prompt = render(Task(stage, SAMPLE_INPUTS[stage]))
-    for value in SAMPLE_INPUTS[stage].values():
-        shown = value if isinstance(value, str) else json.dumps(value, indent=1, ensure_ascii=False)
-        assert shown in prompt, f"{stage}: the prompt does not show {shown[:40]!r}"
 
 
 def test_the_offline_model_names_itself_and_counts_its_own_tokens(llm: OfflineLLM) -> None:
