@@ -2,7 +2,7 @@
 // Params: $workspace, $collection, $vector, $limit
 // Returns: uri STRING, text STRING, score FLOAT, model STRING, document STRING
 MATCH (node:Resource {workspace: $workspace, collection: $collection})
-WHERE node:Chunk AND node.embedding IS NOT NULL AND size(node.embedding) = size($vector)
+WHERE node.uri IS NOT NULL AND node:Chunk AND node.embedding IS NOT NULL AND size(node.embedding) = size($vector)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.uri
 LIMIT $limit

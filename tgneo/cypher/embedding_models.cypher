@@ -2,6 +2,7 @@
 // Params: $workspace, $collection
 // Returns: model STRING
 MATCH (n:Resource {workspace: $workspace, collection: $collection})
-WHERE n.embeddedWith IS NOT NULL
+// n.uri IS NOT NULL lets the planner seek the (workspace, collection, uri) index instead of scanning every Resource
+WHERE n.uri IS NOT NULL AND n.embeddedWith IS NOT NULL
 RETURN DISTINCT n.embeddedWith AS model
 ORDER BY model

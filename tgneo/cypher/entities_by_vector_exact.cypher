@@ -2,7 +2,7 @@
 // Params: $workspace, $collection, $vector, $limit
 // Returns: uri STRING, name STRING, score FLOAT, model STRING
 MATCH (node:Resource {workspace: $workspace, collection: $collection})
-WHERE node.embedding IS NOT NULL AND NOT node:Source AND NOT node:Explain AND size(node.embedding) = size($vector)
+WHERE node.uri IS NOT NULL AND node.embedding IS NOT NULL AND NOT node:Source AND NOT node:Explain AND size(node.embedding) = size($vector)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 RETURN node.uri AS uri, node.name AS name, score, node.embeddedWith AS model
 ORDER BY score DESC, uri

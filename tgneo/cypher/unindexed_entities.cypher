@@ -2,7 +2,8 @@
 // Params: $workspace, $collection, $label_predicate, $limit
 // Returns: uri STRING, name STRING
 MATCH (n:Resource {workspace: $workspace, collection: $collection})
-WHERE n.embeddedWith IS NULL AND NOT n:Source AND NOT n:Explain
+// n.uri IS NOT NULL lets the planner seek the (workspace, collection, uri) index instead of scanning every Resource
+WHERE n.uri IS NOT NULL AND n.embeddedWith IS NULL AND NOT n:Source AND NOT n:Explain
 WITH n, COLLECT {
   MATCH (n)<-[:SUBJECT]-(l:Statement)
   WHERE l.p = $label_predicate AND l.o_kind = 'literal' AND '' IN l.asserted_in
