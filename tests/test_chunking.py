@@ -56,8 +56,15 @@ def test_white_space_alone_gives_no_chunk() -> None:
     assert chunk_spans(" \n\t  \n", ChunkSettings()) == []
 
 
-@pytest.mark.parametrize(("size", "overlap", "problem"), [(10, 0, "at least 20"), (100, 50, "less than half"),
-                                                         (100, -1, "at least 0"), (True, 0, "whole number")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("size", "overlap", "problem"),
+    [
+        (10, 0, "at least 20"),
+        (100, 100, "less than the chunk size"),
+        (100, -1, "at least 0"),
+        (True, 0, "whole number"),
+    ],
+)
 def test_settings_that_cannot_work_are_refused_with_the_reason(size: int, overlap: int, problem: str) -> None:
     with pytest.raises(BadRequest, match=problem):
         ChunkSettings(size, overlap)

@@ -86,7 +86,9 @@ def test_the_same_entity_named_in_two_documents_is_one_node(store: Store, collec
     assert (row["nodes"], row["name"], sorted(row["documents"])) == (1, "Marie Curie", ["Marie Curie", "Warsaw"])
 
 
-def test_every_entity_and_relation_is_labelled_in_the_default_graph(store: Store, collection: str, corpus: Path) -> None:
+def test_every_entity_and_relation_is_labelled_in_the_default_graph(
+    store: Store, collection: str, corpus: Path
+) -> None:
     load(store, collection, corpus)
     unlabelled = query(
         store,

@@ -31,7 +31,8 @@ def test_html_is_cut_at_headings_without_scripts_styles_or_head() -> None:
         b"<body><p>Intro &amp; more</p><script>x()</script><h2>Radium</h2><p>Radium <b>glows</b>.</p></body></html>",
     )
     assert (doc.title, doc.creator) == ("Elements", "Ann")
-    assert [(p.label, p.text) for p in doc.parts] == [("Section 1", "Intro & more"), ("Radium", "Radium\n\nRadium glows.")]
+    parts = [(p.label, p.text) for p in doc.parts]
+    assert parts == [("Section 1", "Intro & more"), ("Radium", "Radium\n\nRadium glows.")]
 
 
 def test_plain_text_is_cut_at_title_lines_and_the_first_is_the_title() -> None:

@@ -75,7 +75,7 @@ chunk_size_option = click.option(
 )  # fmt: skip
 chunk_overlap_option = click.option(
     "--chunk-overlap", default=DEFAULT_CHUNK_OVERLAP, show_default=True, type=int,
-    help="Characters a chunk may share with the one before it (less than half the chunk size).",
+    help="Characters a chunk may share with the one before it (less than the chunk size).",
 )  # fmt: skip
 
 

@@ -45,10 +45,9 @@ class ChunkSettings:
                 raise BadRequest(f"chunk {name} must be a whole number of characters, not {value!r}")
         if self.size < 20:
             raise BadRequest(f"chunk size must be at least 20 characters, not {self.size}")
-        if not 0 <= self.overlap < self.size // 2:
+        if not 0 <= self.overlap < self.size:
             raise BadRequest(
-                f"chunk overlap must be at least 0 and less than half the chunk size ({self.size // 2}), "
-                f"not {self.overlap}"
+                f"chunk overlap must be at least 0 and less than the chunk size ({self.size}), not {self.overlap}"
             )
 
 
