@@ -27,6 +27,14 @@ PURE = [
     "explain/entities.py",
     "explain/events.py",
     "ingest/provenance.py",
+    "ingest/chunking.py",
+    "ingest/facts.py",
+    "ingest/layout.py",
+    "ingest/graph.py",
+    "ingest/sources.py",
+    "ingest/embedding.py",
+    "ingest/readers",
+    "ingest/sample",
     "rdf",
     # packages that are pure by design, checked as soon as they exist
     "stream",
@@ -85,6 +93,14 @@ def test_the_store_never_reaches_up(path: Path) -> None:
     """Storage is the bottom layer: the recorder, engines, streams and the web call it, never the reverse."""
     up = ("tgneo.explain", "tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.llm")
     forbidden = _reaching(path, up)
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", _modules("ingest"), ids=_rel)
+def test_the_ingest_pipeline_uses_the_store_but_never_the_web_the_cli_or_the_explain_layer(path: Path) -> None:
+    """Ingest sits beside the engines: it calls the LLM seam and the store's functions, nothing above them."""
+    up = ("tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.engines", "tgneo.stream", "tgneo.explain.recorder")
+    forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
 

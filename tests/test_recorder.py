@@ -126,16 +126,26 @@ def test_a_step_whose_parent_was_never_recorded_writes_nothing(store: Store, col
 
 
 def test_a_failure_mid_step_rolls_the_whole_step_back(store: Store, collection: str) -> None:
-    """A constraint trips on the step's last write (its content); the step's node must not survive."""
+    """A constraint trips on the step's last write (its content); the step's node must not survive.
+
+    The constraint covers only the two documents this test marks (a uniqueness constraint ignores
+    nodes without its properties), so equal texts elsewhere in the database — two chunks, two answers
+    — cannot stop it from being created.
+    """
     recorder = Recorder(store, "w", collection)
     steps = scenarios.graphrag()
     record_all(recorder, steps[:4])
     synthesis, contents = steps[4]
+    clash = {**contents, "urn:test:other-document": next(iter(contents.values()))}
     name = f"test_rollback_{collection.replace('-', '_')}"
     with store.driver.session(database=store.database) as session:
-        session.run(f"CREATE CONSTRAINT {name} FOR (n:Content) REQUIRE (n.collection, n.text) IS UNIQUE").consume()
+        session.run(
+            "UNWIND $uris AS uri CREATE (:Resource {workspace: 'w', collection: $c, uri: uri, kind: 'iri', "
+            "rollbackMark: $c})",
+            uris=list(clash), c=collection,
+        ).consume()  # fmt: skip
+        session.run(f"CREATE CONSTRAINT {name} FOR (n:Content) REQUIRE (n.rollbackMark, n.text) IS UNIQUE").consume()
     try:
-        clash = {**contents, "urn:test:other-document": next(iter(contents.values()))}
         with pytest.raises(RecordingFailed, match="rolled back"):
             recorder.record(synthesis, clash)
     finally:
