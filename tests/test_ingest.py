@@ -193,3 +193,57 @@ def test_a_collection_embedded_with_one_model_refuses_another(store: Store, coll
     with pytest.raises(EmbeddingMismatch, match="embedded with tgneo-offline-hash-256.*another-model-256"):
         load_documents(store, _OtherEmbeddings(), W, collection, discover([corpus]).sources)
     assert snapshot(store, collection) == before
+
+
+def test_an_rdf_export_of_a_loaded_collection_carries_provenance_and_facts_but_no_search_properties(
+    store: Store, collection: str, corpus: Path
+) -> None:
+    from tgneo.rdf.star import serialize
+    from tgneo.store.rdfio import export_quads
+    from tgneo.vocab import GRAPH_SOURCE, TG
+
+    load(store, collection, corpus)
+    quads = export_quads(store, W, collection)
+    contains = [q for q in quads if q.p == TG.contains and q.g == GRAPH_SOURCE]
+    facts = [q for q in quads if q.g == "" and q.p != RDFS.label]
+    assert contains and facts and {(q.s, q.p, q.o) for q in facts} <= {(q.o.s, q.o.p, q.o.o) for q in contains}
+    text = serialize(quads, "nquads")
+    assert "embedding" not in text and "embeddedWith" not in text and "tgneo-offline-hash" not in text
+
+
+def test_traces_that_used_a_replaced_version_keep_their_edges_and_chunk_links(
+    store: Store, collection: str, tmp_path: Path
+) -> None:
+    from tests import scenarios
+    from tgneo import uris
+    from tgneo.explain import entities as ent
+    from tgneo.explain.recorder import Recorder
+    from tgneo.rdf.terms import QuotedTriple
+    from tgneo.store.traces import get_trace
+
+    folder = write(tmp_path / "v1", {"warsaw.txt": WARSAW})
+    load(store, collection, folder)
+    chopin = QuotedTriple(entity_iri("Frederic Chopin"), entity_iri("grew up in"), entity_iri("Warsaw"))
+    (chunk,) = query(store, "MATCH (c:Chunk {workspace: $w, collection: $c}) WHERE c.text CONTAINS 'Chopin' "
+                            "RETURN c.uri AS uri", w=W, c=collection)  # fmt: skip
+    recorder = Recorder(store, W, collection)
+    docrag = scenarios.docrag(chunk["uri"])
+    graphrag = scenarios.graphrag()
+    focus = graphrag[3][0]
+    graphrag[3] = (ent.Focus(uri=focus.uri, exploration=focus.exploration, session_id=focus.session_id,  # type: ignore[attr-defined]
+                             edges=(ent.EdgeSelection(edge=chopin, score=0.9),)), {})  # fmt: skip
+    for step, contents in docrag + graphrag:
+        recorder.record(step, contents)
+
+    write(folder, {"warsaw.txt": WARSAW.replace("Frederic Chopin grew up in Warsaw.", "Warsaw lies in Masovia.")})
+    assert load(store, collection, folder).replaced == 1
+
+    trace = get_trace(store, W, collection, graphrag[0][0].uri)
+    (focus_step,) = [s for s in trace["steps"] if s["type"] == "Focus"]
+    assert [(e["statement"]["s"], e["statement"]["o"]) for e in focus_step["edges"]] == [(str(chopin.s), str(chopin.o))]
+    (edge,) = query(store, "MATCH (st:Statement {workspace: $w, collection: $c, id: $id}) RETURN st.asserted_in AS a",
+                    w=W, c=collection, id=uris.edge_id(chopin.s, chopin.p, chopin.o))  # fmt: skip
+    assert edge["a"] == []  # no longer a fact of the knowledge graph, still the edge the trace selected
+    kept = query(store, "MATCH (:ChunkSelection {workspace: $w, collection: $c})-[:DOCUMENT]->(n) RETURN n.uri AS uri, "
+                        "labels(n) AS labels", w=W, c=collection)  # fmt: skip
+    assert kept == [{"uri": chunk["uri"], "labels": ["Resource"]}]

@@ -109,3 +109,5 @@ def test_a_knowledge_graph_without_names_asks_for_an_index_which_load_index_buil
     assert [m.name for m in entities_by_text(store, W, collection, "Warsaw")] == ["Warsaw"]
     again = index_collection(store, OfflineLLM(), W, collection)
     assert (again.entities, again.chunks) == (0, 0)
+    with pytest.raises(EmptyCollection, match="holds no document chunks"):
+        chunks_by_vector(store, W, collection, embed_one("Warsaw"), model=MODEL)

@@ -28,7 +28,9 @@ from tgneo.llm.base import LLMError
 from tgneo.rdf.terms import Object, Quad, QuotedTriple
 from tgneo.vocab import GRAPH_DEFAULT, RDFS, TRUSTGRAPH_ENTITIES
 
-__all__ = ["Extraction", "Fact", "entity_iri", "fact_statements", "label_statements", "parse_extraction"]
+__all__ = [
+    "Extraction", "Fact", "asserted", "entity_iri", "fact_statements", "label_statements", "parse_extraction",
+]  # fmt: skip
 
 _MAX_NAME = 200
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)

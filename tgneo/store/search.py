@@ -116,6 +116,10 @@ def _explain_nothing(store: Store, workspace: str, collection: str, what: str) -
         raise EmptyCollection(
             f"{scope} holds no documents: load some with `tgneo load documents PATH` or `tgneo load sample`"
         )
+    if what == "chunks" and status.chunks == 0:
+        raise EmptyCollection(f"{scope} holds no document chunks (only a knowledge graph): load documents to search")
+    if what == "chunks" and status.chunks_with_text == 0:
+        raise NotIndexed(f"{scope} has {status.chunks} chunks but none has its text in the librarian to embed")
     indexed = status.embedded_chunks if what == "chunks" else status.named_entities
     if indexed == 0:
         have = f"{status.chunks} chunks" if what == "chunks" else f"{status.statements} statements"
