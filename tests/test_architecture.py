@@ -27,6 +27,14 @@ PURE = [
     "explain/entities.py",
     "explain/events.py",
     "ingest/provenance.py",
+    "ingest/chunking.py",
+    "ingest/facts.py",
+    "ingest/layout.py",
+    "ingest/graph.py",
+    "ingest/sources.py",
+    "ingest/embedding.py",
+    "ingest/readers",
+    "ingest/sample",
     "rdf",
     # packages that are pure by design, checked as soon as they exist
     "stream",
@@ -93,6 +101,14 @@ def test_engines_use_store_functions_never_the_driver_or_the_transports(path: Pa
     forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.provision"))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
     assert not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text()), f"{_rel(path)} spells Cypher"
+
+
+@pytest.mark.parametrize("path", _modules("ingest"), ids=_rel)
+def test_the_ingest_pipeline_uses_the_store_but_never_the_web_the_cli_or_the_explain_layer(path: Path) -> None:
+    """Ingest sits beside the engines: it calls the LLM seam and the store's functions, nothing above them."""
+    up = ("tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.engines", "tgneo.stream", "tgneo.explain.recorder")
+    forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)

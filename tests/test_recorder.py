@@ -5,19 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rdflib.term import Literal, URIRef
 
 from tests import scenarios
 from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreUnavailable
 from tgneo.explain import entities as ent
 from tgneo.explain.events import ExplainEvent
 from tgneo.explain.recorder import Recorder
-from tgneo.graphmodel import compile_quads
 from tgneo.provision.server import free_port
-from tgneo.rdf.terms import Quad
 from tgneo.store import Store
-from tgneo.store.writer import write_batch
-from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, TG
+from tgneo.vocab import GRAPH_RETRIEVAL
 
 
 def count(store: Store, collection: str, label: str = "Resource") -> int:
@@ -130,25 +126,33 @@ def test_a_step_whose_parent_was_never_recorded_writes_nothing(store: Store, col
 
 
 def test_a_failure_mid_step_rolls_the_whole_step_back(store: Store, collection: str) -> None:
-    """A constraint trips halfway through one write (two entities set the same unique value); nothing survives.
+    """A constraint trips on the step's last write (its content); the step's node must not survive.
 
-    The constraint is on ``sourceCharOffset`` (``tg:sourceCharOffset``, which no TrustGraph builder and no
-    other test writes), so it can be created on a shared database whatever else it holds.
+    The constraint covers only the two documents this test marks (a uniqueness constraint ignores
+    nodes without its properties), so equal texts elsewhere in the database — two chunks, two answers
+    — cannot stop it from being created.
     """
+    recorder = Recorder(store, "w", collection)
+    steps = scenarios.graphrag()
+    record_all(recorder, steps[:4])
+    synthesis, contents = steps[4]
+    clash = {**contents, "urn:test:other-document": next(iter(contents.values()))}
     name = f"test_rollback_{collection.replace('-', '_')}"
     with store.driver.session(database=store.database) as session:
-        session.run(f"CREATE CONSTRAINT {name} FOR (n:Resource) REQUIRE n.sourceCharOffset IS UNIQUE").consume()
-    quads = [
-        Quad(URIRef(f"urn:test:{collection}:{i}"), TG.sourceCharOffset, Literal("7"), GRAPH_SOURCE) for i in (1, 2)
-    ] + [Quad(URIRef("urn:x:s"), URIRef("urn:x:p"), Literal("a fact written in the same step"))]
+        session.run(
+            "UNWIND $uris AS uri CREATE (:Resource {workspace: 'w', collection: $c, uri: uri, kind: 'iri', "
+            "rollbackMark: $c})",
+            uris=list(clash), c=collection,
+        ).consume()  # fmt: skip
+        session.run(f"CREATE CONSTRAINT {name} FOR (n:Content) REQUIRE (n.rollbackMark, n.text) IS UNIQUE").consume()
     try:
         with pytest.raises(RecordingFailed, match="rolled back"):
-            write_batch(store, "w", collection, compile_quads(quads, {"urn:x:doc": "a text"}), what="writing the step")
+            recorder.record(synthesis, clash)
     finally:
         with store.driver.session(database=store.database) as session:
             session.run(f"DROP CONSTRAINT {name}").consume()
-    assert count(store, collection) == 0  # not the entities, not the resources written before them
-    assert count(store, collection, "Statement") == 0 and count(store, collection, "Content") == 0
+    assert count(store, collection, "Synthesis") == 0
+    assert count(store, collection, "Content") == 0
 
 
 def test_neo4j_down_raises_store_unavailable_and_emits_nothing(collection: str) -> None:

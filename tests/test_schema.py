@@ -43,3 +43,37 @@ def test_resource_identity_is_unique_per_workspace_and_collection(store: Store, 
 
     with pytest.raises(StoreError, match="ConstraintValidationFailed"):
         store.write_transaction(duplicate, "creating a duplicate resource")
+
+
+def _vector_indexes(store: Store) -> dict[str, dict[str, object]]:
+    with store.driver.session(database=store.database) as session:
+        rows = session.run("SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options")
+        return {r["name"]: r.data() for r in rows}
+
+
+def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes(store: Store) -> None:
+    from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
+
+    install_search_schema(store, 256)
+    install_search_schema(store, 256)  # idempotent
+    vectors = _vector_indexes(store)
+    assert (vectors[ENTITY_VECTOR_INDEX]["labelsOrTypes"], vectors[CHUNK_VECTOR_INDEX]["labelsOrTypes"]) == (
+        ["Resource"], ["Chunk"],
+    )  # fmt: skip
+    for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
+        config = vectors[name]["options"]["indexConfig"]  # type: ignore[index]
+        assert (config["vector.dimensions"], config["vector.similarity_function"]) == (256, "COSINE")
+    assert ("index", ENTITY_NAME_INDEX) in _schema_state(store)
+
+
+def test_vector_indexes_for_another_length_are_refused_and_the_existing_ones_kept(store: Store) -> None:
+    import pytest
+
+    from tgneo.errors import EmbeddingMismatch
+    from tgneo.store.schema import install_search_schema
+
+    install_search_schema(store, 256)
+    before = _vector_indexes(store)
+    with pytest.raises(EmbeddingMismatch, match="holds 256-dimensional embeddings, but the configured embedding model"):
+        install_search_schema(store, 1536)
+    assert _vector_indexes(store) == before

@@ -38,6 +38,22 @@ class MappingError(BadRequest):
     """RDF that the mapping table cannot place in the graph model (or the reverse)."""
 
 
+class DocumentError(BadRequest):
+    """A document cannot be read or loaded; the message names the file (and the page or chunk)."""
+
+
+class EmbeddingMismatch(BadRequest):
+    """Vectors from one embedding model met vectors (or an index) made by another: their scores would be nonsense."""
+
+    status = 409
+
+
+class NotIndexed(BadRequest):
+    """A collection has content but no search index over it yet (``tgneo load index`` builds it)."""
+
+    status = 409
+
+
 class UnsupportedFormat(TgneoError):
     """An RDF format tgneo does not read or write."""
 
@@ -52,6 +68,10 @@ class NotFound(TgneoError):
 
 class TraceNotFound(NotFound):
     """No trace has this URI in this workspace and collection."""
+
+
+class EmptyCollection(NotFound):
+    """A workspace and collection hold no documents (and no knowledge graph) to answer from."""
 
 
 class ParentNotFound(BadRequest):

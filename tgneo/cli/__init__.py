@@ -1,6 +1,6 @@
 """The ``tgneo`` command: one click group, thin commands over library functions.
 
-Each sub-module holds the commands of one subject (``db``, ``rdf``, ``traces``, ``serve``) and
+Each sub-module holds the commands of one subject (``db``, ``load``, ``rdf``, ``traces``, ``serve``) and
 registers them on :data:`cli`; ``common`` holds what they share. Run ``tgneo --help`` (and
 ``tgneo COMMAND --help``) for the whole tour.
 """
@@ -23,6 +23,7 @@ def cli(verbose: bool) -> None:
     Start here:
       tgneo db start            provision (Maven Central) and start a local Neo4j 5.26 + Browser
       eval "$(tgneo db env)"    point this shell (and Neo4j tools) at it
+      tgneo load sample         a small corpus with provenance, a knowledge graph and search indexes
       tgneo serve               the HTTP/WebSocket API on http://127.0.0.1:8888
 
     Configuration comes from NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD and NEO4J_DATABASE; when
@@ -33,9 +34,9 @@ def cli(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from tgneo.cli import ask, db, rdf, serve, traces
+    from tgneo.cli import ask, db, load, rdf, serve, traces
 
-    for module in (db, serve, ask, rdf, traces):
+    for module in (db, serve, load, ask, rdf, traces):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -58,6 +58,7 @@ def ask(
     from tgneo.engines import Request, engine_class
     from tgneo.llm.registry import get_llm
     from tgneo.store import Store, install_schema
+    from tgneo.store.schema import install_search_schema
 
     parsed: dict[str, Any] = _parse_options(options)
     if pattern is not None:
@@ -65,11 +66,14 @@ def ask(
             raise click.BadParameter("only the agent engine has patterns", param_hint="--pattern")
         parsed["pattern"] = pattern
     cls = engine_class(engine_name)
+    llm = get_llm()
     with Store.from_settings() as store:
         install_schema(store)
-        engine = cls(store, get_llm())
+        install_search_schema(store, llm.dimensions)
+        engine = cls(store, llm)
         request = Request(question, workspace, collection, parsed)
         view = _View(store, workspace, collection, engine.kind) if explain else None
+        printer = _Printer(view)
         failed = False
         for event in engine.answer(request):
             if as_json:
@@ -77,7 +81,7 @@ def ask(
                 sys.stdout.flush()
                 failed = failed or isinstance(event, ErrorEvent)
                 continue
-            failed = _show(event, view) or failed
+            failed = printer.show(event) or failed
     if failed:
         sys.exit(1)
 
@@ -95,33 +99,50 @@ def _parse_options(options: tuple[str, ...]) -> dict[str, Any]:
     return parsed
 
 
-def _show(event: Event, view: _View | None) -> bool:
-    """Print one event where it belongs; return whether it was an error."""
-    if isinstance(event, AnswerChunk):
-        sys.stdout.write(event.text)
-        sys.stdout.flush()
-    elif isinstance(event, ExplainEvent) and view is not None:
-        view.explain(event)
-    elif isinstance(event, AgentMessage) and view is not None:
-        icon = "thought" if event.message_type == "thought" else "observation"
-        err.print(f"    [dim]{icon}: {escape(' '.join(event.text.split()))}[/]", soft_wrap=True)
-    elif isinstance(event, SessionEnd):
-        sys.stdout.write("\n")
-        sys.stdout.flush()
-        if event.sources:
-            say("Sources:")
-            for source in event.sources:
-                say(f"  - {escape(source.title or source.uri)} ({escape(source.uri)})")
-        tokens = f"{event.in_token or 0}→{event.out_token or 0} tokens"
-        say(f"[dim]{tokens}, model {escape(event.model or 'none')}[/]")
-        say(f"trace: {event.trace}")
-    elif isinstance(event, ErrorEvent):
-        sys.stdout.write("\n")
-        say(f"[bold red]error:[/] {escape(event.message)}")
-        if event.trace:
-            say(f"trace so far: {event.trace}")
-        return True
-    return False
+class _Printer:
+    """Answer text to stdout as it streams, everything else to stderr on lines of its own."""
+
+    def __init__(self, view: _View | None) -> None:
+        self.view = view
+        self.mid_answer = False  # answer text was written without a newline after it
+
+    def _aside(self) -> None:
+        """Before a line on stderr: end the answer's line on the terminal (stdout itself stays clean)."""
+        if self.mid_answer:
+            err.print("", soft_wrap=True)
+            self.mid_answer = False
+
+    def show(self, event: Event) -> bool:
+        """Print one event where it belongs; return whether it was an error."""
+        if isinstance(event, AnswerChunk):
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+            self.mid_answer = self.mid_answer or bool(event.text)
+        elif isinstance(event, ExplainEvent) and self.view is not None:
+            self._aside()
+            self.view.explain(event)
+        elif isinstance(event, AgentMessage) and self.view is not None:
+            self._aside()
+            err.print(f"    [dim]{event.message_type}: {escape(' '.join(event.text.split()))}[/]", soft_wrap=True)
+        elif isinstance(event, SessionEnd):
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            self.mid_answer = False
+            if event.sources:
+                say("Sources:")
+                for source in event.sources:
+                    say(f"  - {escape(source.title or source.uri)} ({escape(source.uri)})")
+            say(f"[dim]{event.in_token or 0}→{event.out_token or 0} tokens, model {escape(event.model or 'none')}[/]")
+            say(f"trace: {event.trace}")
+        elif isinstance(event, ErrorEvent):
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            self.mid_answer = False
+            say(f"[bold red]error:[/] {escape(event.message)}")
+            if event.trace:
+                say(f"trace so far: {event.trace}")
+            return True
+        return False
 
 
 class _View:

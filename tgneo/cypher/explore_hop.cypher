@@ -1,13 +1,14 @@
-// Purpose: GraphRAG exploration, one hop: the knowledge-graph statements (asserted in the default graph, labels and quoted-triple statements left out) whose subject or object is one of the frontier entities, at most $per_entity per entity and $max_edges in all, with the labels of their terms.
-// Params: $workspace, $collection, $frontier, $per_entity, $max_edges, $label_predicate
+// Purpose: GraphRAG exploration, one hop: the knowledge-graph statements (asserted in the default graph, labels and quoted-triple statements left out) whose subject or object is one of the frontier entities, at most $per_entity per entity — those whose terms' IRIs mention most of the question's $words first — and $max_edges in all, with the labels of their terms.
+// Params: $workspace, $collection, $frontier, $per_entity, $max_edges, $label_predicate, $words
 // Returns: id STRING, s STRING, s_kind STRING, p STRING, o STRING, o_kind STRING, o_datatype STRING, o_lang STRING, s_label STRING, p_label STRING, o_label STRING
 UNWIND $frontier AS uri
 MATCH (e:Resource {workspace: $workspace, collection: $collection, uri: uri})
 CALL (e) {
   MATCH (e)<-[:SUBJECT|OBJECT]-(st:Statement)
   WHERE '' IN st.asserted_in AND st.p <> $label_predicate AND st.s_kind <> 'triple' AND st.o_kind <> 'triple'
+  WITH st, toLower(st.s + ' ' + st.p + ' ' + coalesce(st.o, '')) AS terms
   RETURN st
-  ORDER BY st.id
+  ORDER BY size([w IN $words WHERE terms CONTAINS w]) DESC, st.id
   LIMIT $per_entity
 }
 WITH DISTINCT st

@@ -1,4 +1,4 @@
-// Purpose: Document RAG exploration: the chunks nearest each concept's embedding (vector index, over-fetched and kept to the workspace and collection), deduplicated, each with its text and its similarity to the whole question for reranking.
+// Purpose: Document RAG exploration: the chunks nearest each concept's embedding, deduplicated, each with its text and its similarity to the whole question for reranking. The vector index spans every collection: $overfetch neighbours are read and this workspace and collection's kept; when fewer than $per_concept remain, the concept is compared with every embedded chunk of the collection instead (exact, bounded by the collection).
 // Params: $workspace, $collection, $vectors, $question_vector, $per_concept, $overfetch, $chunk_index
 // Returns: uri STRING, text STRING, score FLOAT, rerank FLOAT
 UNWIND $vectors AS v
@@ -6,9 +6,21 @@ CALL (v) {
   CALL db.index.vector.queryNodes($chunk_index, $overfetch, v) YIELD node, score
   WITH node, score
   WHERE node.workspace = $workspace AND node.collection = $collection
-  RETURN node, score
+  ORDER BY score DESC, node.uri
+  RETURN collect({node: node, score: score})[..$per_concept] AS hits
+}
+CALL (v, hits) {
+  WITH hits WHERE size(hits) >= $per_concept
+  UNWIND hits AS hit
+  RETURN hit.node AS node, hit.score AS score
+  UNION
+  WITH v, hits WHERE size(hits) < $per_concept
+  MATCH (node:Chunk {workspace: $workspace, collection: $collection})
+  WHERE node.uri IS NOT NULL AND node.embedding IS NOT NULL
+  WITH node, vector.similarity.cosine(v, node.embedding) AS score
   ORDER BY score DESC, node.uri
   LIMIT $per_concept
+  RETURN node, score
 }
 WITH node, max(score) AS score
 RETURN node.uri AS uri, node.text AS text, score,

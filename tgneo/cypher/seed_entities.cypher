@@ -1,19 +1,37 @@
-// Purpose: GraphRAG exploration, step 1: the knowledge-graph entities each concept names, found by the full-text index on entity names and by the vector index on their embeddings, kept to the workspace and collection (the indexes are database-wide, so candidates are over-fetched and filtered), best first.
-// Params: $workspace, $collection, $concepts (LIST<MAP> text, query, vector), $per_concept, $total, $overfetch, $name_index, $vector_index
+// Purpose: GraphRAG exploration, step 1: the knowledge-graph entities each concept names, found by the full-text index on entity names and by the vector index on their embeddings (at least $min_similarity), kept to the workspace and collection, best first. The indexes span every collection: $overfetch hits are read and this collection's kept; when the vector index yields fewer than $per_concept of them, the concept is compared with the collection's embedded entities instead (exact, bounded by the collection).
+// Params: $workspace, $collection, $concepts (LIST<MAP> text, query, vector), $per_concept, $total, $overfetch, $name_index, $vector_index, $min_similarity
 // Returns: uri STRING, name STRING, score FLOAT, concept STRING
 UNWIND $concepts AS c
 CALL (c) {
   CALL db.index.fulltext.queryNodes($name_index, c.query, {limit: $overfetch}) YIELD node, score
   WITH node, score
-  WHERE node.workspace = $workspace AND node.collection = $collection
+  WHERE node.workspace = $workspace AND node.collection = $collection AND NOT node:Source AND NOT node:Explain
   RETURN node, score / (score + 1.0) AS s
   ORDER BY s DESC, node.uri
   LIMIT $per_concept
   UNION
   WITH c WHERE c.vector IS NOT NULL
-  CALL db.index.vector.queryNodes($vector_index, $overfetch, c.vector) YIELD node, score
-  WITH node, score
-  WHERE node.workspace = $workspace AND node.collection = $collection
+  CALL (c) {
+    CALL db.index.vector.queryNodes($vector_index, $overfetch, c.vector) YIELD node, score
+    WITH node, score
+    WHERE node.workspace = $workspace AND node.collection = $collection AND NOT node:Source AND NOT node:Explain
+    ORDER BY score DESC, node.uri
+    RETURN collect({node: node, score: score})[..$per_concept] AS hits
+  }
+  CALL (c, hits) {
+    WITH hits WHERE size(hits) >= $per_concept
+    UNWIND hits AS hit
+    RETURN hit.node AS node, hit.score AS score
+    UNION
+    WITH c, hits WHERE size(hits) < $per_concept
+    MATCH (node:Resource {workspace: $workspace, collection: $collection})
+    WHERE node.uri IS NOT NULL AND node.embedding IS NOT NULL AND NOT node:Source AND NOT node:Explain
+    WITH node, vector.similarity.cosine(c.vector, node.embedding) AS score
+    ORDER BY score DESC, node.uri
+    LIMIT $per_concept
+    RETURN node, score
+  }
+  WITH node, score WHERE score >= $min_similarity
   RETURN node, score AS s
   ORDER BY s DESC, node.uri
   LIMIT $per_concept

@@ -21,6 +21,7 @@ Parameters and defaults are TrustGraph's (``tg-invoke-graph-rag``): ``entity_lim
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Mapping
 from typing import Any
 
@@ -67,6 +68,7 @@ class GraphRag(Engine):
         seeds = kg.seed_entities(
             ctx.store, ctx.workspace, ctx.collection, concepts, vectors, per_concept, options["entity_limit"]
         )
+        words = sorted({w for c in concepts for w in re.findall(r"\w{3,}", c.lower())})
         edges = kg.explore(
             ctx.store,
             ctx.workspace,
@@ -75,6 +77,7 @@ class GraphRag(Engine):
             options["max_path_length"],
             options["triple_limit"],
             options["max_subgraph_size"],
+            words,
         )
         exploration = Exploration(
             uri=uris.exploration_uri(sid),
@@ -96,7 +99,7 @@ class GraphRag(Engine):
 
         document = uris.graphrag_answer_uri(sid)
         if selections:
-            facts = [edge.text for _, edge in selections]
+            facts = [edge.fact for _, edge in selections]
             answer_call = yield from session.stream(Task("synthesis", {"question": session.question, "facts": facts}))
             text, calls = answer_call.text, [answer_call]
         else:
@@ -124,8 +127,9 @@ def usage(*calls: Completion) -> dict[str, Any]:
 def ground(session: Session) -> tuple[list[str], Completion]:
     """The question's concepts, one per line of the ``grounding`` answer (deduplicated, at most 12).
 
-    Raises:
-        LLMError: the answer named no concept.
+    When the answer names none (a question of only function words and symbols, or a model that said
+    nothing), the question itself is the one concept: exploration then finds what it can, and the
+    trace shows exactly what was looked up.
     """
     call = session.complete(Task("grounding", {"question": session.question}))
     concepts: list[str] = []
@@ -133,9 +137,7 @@ def ground(session: Session) -> tuple[list[str], Completion]:
         concept = line.strip().strip("-*•").strip().strip("\"'").strip()
         if concept and concept.lower() not in (c.lower() for c in concepts) and len(concept) <= 200:
             concepts.append(concept)
-    if not concepts:
-        raise LLMError(f"the grounding stage named no concept (model {call.model} answered {call.text[:80]!r})")
-    return concepts[:12], call
+    return (concepts[:12] or [session.question.strip()[:200]]), call
 
 
 def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:

@@ -18,18 +18,15 @@ from tgneo.graphmodel import node_term
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
+from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
+from tgneo.store.search import lucene_query
 from tgneo.vocab import RDFS
 
-ENTITY_NAME_INDEX = "tgneo_entity_name"
-"""Full-text index on ``:Resource(name)``: entity labels, set by ingest."""
-ENTITY_VECTOR_INDEX = "tgneo_entity_embedding"
-"""Vector index on ``:Resource(embedding)``: embeddings of entity labels."""
-CHUNK_VECTOR_INDEX = "tgneo_chunk_embedding"
-"""Vector index on ``:Chunk(embedding)``: embeddings of chunk texts."""
+MIN_SIMILARITY = 0.8
+"""The least vector score (Neo4j's cosine score, ``(1 + cos) / 2``) that makes an entity a seed:
+below it a concept's nearest names are not about it (cos < 0.6)."""
 OVERFETCH = 10
-"""Vector and full-text indexes span every workspace; ask for this many times more, then filter."""
-
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+"""Vector and full-text indexes span every workspace; ask for this many times more (at least 100), then filter."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +51,13 @@ class Edge:
 
     @property
     def text(self) -> str:
-        """How the LLM sees it: ``subject, predicate, object`` in labels."""
+        """How the LLM sees it to score it: ``subject, predicate, object`` in labels."""
         return f"{self.s_label}, {self.p_label}, {self.o_label}"
+
+    @property
+    def fact(self) -> str:
+        """How the LLM sees it to answer from it: ``subject predicate object``, as a sentence reads."""
+        return f"{self.s_label} {self.p_label} {self.o_label}"
 
     @property
     def object_uri(self) -> str | None:
@@ -78,15 +80,6 @@ class ChunkHit:
     rerank: float
 
 
-def fulltext_query(text: str) -> str:
-    """A Lucene query for a concept: the phrase (boosted) or any of its words, specials escaped."""
-    words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in text.split() if w.strip()]
-    if not words:
-        return '""'
-    phrase = " ".join(words)
-    return f'"{phrase}"^2 {phrase}' if len(words) > 1 else phrase
-
-
 def seed_entities(
     store: Store,
     workspace: str,
@@ -100,13 +93,12 @@ def seed_entities(
     if not concepts:
         return []
     rows = [
-        {"text": c, "query": fulltext_query(c), "vector": vectors[i] if vectors else None}
-        for i, c in enumerate(concepts)
+        {"text": c, "query": lucene_query(c), "vector": vectors[i] if vectors else None} for i, c in enumerate(concepts)
     ]
     records = store.read(
         Q.seed_entities, workspace=workspace, collection=collection, concepts=rows, per_concept=per_concept,
-        total=total, overfetch=per_concept * OVERFETCH, name_index=ENTITY_NAME_INDEX,
-        vector_index=ENTITY_VECTOR_INDEX,
+        total=total, overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
+        vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY,
     )  # fmt: skip
     return [Seed(r["uri"], r["name"], float(r["score"]), r["concept"]) for r in records]
 
@@ -129,10 +121,14 @@ def explore(
     max_path_length: int,
     per_entity: int,
     max_edges: int,
+    words: Sequence[str] = (),
 ) -> list[Edge]:
     """The statements within ``max_path_length`` hops of the seeds, breadth first, at most ``max_edges``.
 
-    One round trip per hop: each hop's frontier is the entities the previous hop reached.
+    One round trip per hop: each hop's frontier is the entities the previous hop reached. When an
+    entity has more than ``per_entity`` statements, those whose IRIs mention most of ``words`` (the
+    question's words, lower case) are kept first, so a hub entity's relevant edges are not lost to an
+    arbitrary cut.
     """
     edges: dict[str, Edge] = {}
     frontier = list(dict.fromkeys(seeds))
@@ -142,7 +138,7 @@ def explore(
             break
         records = store.read(
             Q.explore_hop, workspace=workspace, collection=collection, frontier=frontier, per_entity=per_entity,
-            max_edges=max_edges - len(edges), label_predicate=str(RDFS.label),
+            max_edges=max_edges - len(edges), label_predicate=str(RDFS.label), words=list(words),
         )  # fmt: skip
         reached: list[str] = []
         for r in records:
@@ -201,7 +197,7 @@ def search_chunks(
         return []
     records = store.read(
         Q.search_chunks, workspace=workspace, collection=collection, vectors=list(vectors),
-        question_vector=question_vector, per_concept=per_concept, overfetch=per_concept * OVERFETCH,
+        question_vector=question_vector, per_concept=per_concept, overfetch=max(100, per_concept * OVERFETCH),
         chunk_index=CHUNK_VECTOR_INDEX,
     )  # fmt: skip
     return [ChunkHit(r["uri"], r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)) for r in records]

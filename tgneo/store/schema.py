@@ -1,10 +1,16 @@
-"""Constraints and indexes, declared once in :data:`SCHEMA` and installed idempotently (``IF NOT EXISTS``).
+"""Constraints and indexes, declared once and installed idempotently (``IF NOT EXISTS``).
 
 The identity constraints (one ``:Resource`` per IRI, one ``:Statement`` per triple, per workspace
 and collection) are what make ``MERGE`` safe under concurrent writers; the range indexes serve the
-trace reader. Schema statements cannot take ``$parameters`` for labels or property names, so they
-are built here from ``Label`` members and fixed property names only; no user string ever reaches
-them.
+trace reader; the full-text index on entity names and the vector indexes on entity and chunk
+embeddings serve retrieval (:mod:`tgneo.store.search`). Schema statements cannot take
+``$parameters`` for labels or property names, so they are built here from ``Label`` members, fixed
+names and an integer dimension count only; no user string ever reaches them.
+
+The vector indexes need the embedding model's dimensions, which only the configured LLM provider
+knows, so they are installed by :func:`install_search_schema` (``tgneo load …`` calls it), not by
+:func:`install_schema`. A vector index answers only vectors of its own length, so installing one
+for another length than the existing index refuses with :class:`~tgneo.errors.EmbeddingMismatch`.
 """
 
 from __future__ import annotations
@@ -12,28 +18,46 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from tgneo.errors import EmbeddingMismatch
 from tgneo.store.driver import Store
+from tgneo.store.queries import Q
 from tgneo.vocab import Label
 
-Kind = Literal["unique", "range"]
+Kind = Literal["unique", "range", "fulltext", "vector"]
+
+ENTITY_NAME_INDEX = "tgneo_entity_name"
+"""Full-text index on ``:Resource(name)``: a knowledge-graph entity's name (its smallest label)."""
+ENTITY_VECTOR_INDEX = "tgneo_entity_embedding"
+"""Vector index (cosine) on ``:Resource(embedding)``: the embedding of an entity's name."""
+CHUNK_VECTOR_INDEX = "tgneo_chunk_embedding"
+"""Vector index (cosine) on ``:Chunk(embedding)``: the embedding of a chunk's text."""
 
 
 @dataclass(frozen=True)
 class SchemaItem:
-    """One constraint or index: a name, a label and its properties."""
+    """One constraint or index: a name, a label, its properties (and a vector index's dimensions)."""
 
     name: str
     kind: Kind
     label: Label
     properties: tuple[str, ...]
+    dimensions: int | None = None
 
     def cypher(self) -> str:
         props = ", ".join(f"n.{p}" for p in self.properties)
         target = f"FOR (n:{self.label.value})"
-        # DDL takes no parameters: name, label and properties come only from SCHEMA below.
+        # DDL takes no parameters: name, label and properties come only from the declarations here.
         if self.kind == "unique":
             unique = f"REQUIRE ({props}) IS UNIQUE"
             return f"CREATE CONSTRAINT {self.name} IF NOT EXISTS {target} {unique}"  # cypher-label-ok
+        if self.kind == "fulltext":
+            return f"CREATE FULLTEXT INDEX {self.name} IF NOT EXISTS {target} ON EACH [{props}]"  # cypher-label-ok
+        if self.kind == "vector":
+            dims = self.dimensions
+            if not isinstance(dims, int) or isinstance(dims, bool) or not 1 <= dims <= 4096:
+                raise ValueError(f"{self.name}: a vector index needs 1 to 4096 dimensions, not {dims!r}")
+            config = f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dims}, `vector.similarity_function`: 'cosine'}}}}"
+            return f"CREATE VECTOR INDEX {self.name} IF NOT EXISTS {target} ON ({props}) {config}"  # cypher-label-ok
         return f"CREATE INDEX {self.name} IF NOT EXISTS {target} ON ({props})"  # cypher-label-ok
 
 
@@ -44,7 +68,17 @@ SCHEMA: tuple[SchemaItem, ...] = (
     # The trace reader: label lookups (rdfs:label statements by subject) and newest-first listing.
     SchemaItem("tgneo_statement_subject", "range", Label.STATEMENT, ("workspace", "collection", "s", "p")),
     SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
+    # Retrieval: entities by name (GraphRAG's exploration by full text).
+    SchemaItem(ENTITY_NAME_INDEX, "fulltext", Label.RESOURCE, ("name",)),
 )
+
+
+def search_schema(dimensions: int) -> tuple[SchemaItem, ...]:
+    """The vector indexes for embeddings of ``dimensions`` values."""
+    return (
+        SchemaItem(ENTITY_VECTOR_INDEX, "vector", Label.RESOURCE, ("embedding",), dimensions),
+        SchemaItem(CHUNK_VECTOR_INDEX, "vector", Label.CHUNK, ("embedding",), dimensions),
+    )
 
 
 def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list[str]:
@@ -54,3 +88,25 @@ def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list
         store.run_schema(statement)
     store.run_schema("CALL db.awaitIndexes(300)")
     return statements
+
+
+def vector_index_dimensions(store: Store) -> dict[str, int]:
+    """The dimensions of tgneo's vector indexes that exist, by index name."""
+    names = [item.name for item in search_schema(1)]
+    return {r["name"]: int(r["dimensions"]) for r in store.read(Q.vector_index_dimensions, names=names)}
+
+
+def install_search_schema(store: Store, dimensions: int) -> list[str]:
+    """Install :data:`SCHEMA` and the vector indexes for ``dimensions``-long embeddings (idempotent).
+
+    Raises:
+        EmbeddingMismatch: a vector index exists for embeddings of another length.
+    """
+    for name, existing in vector_index_dimensions(store).items():
+        if existing != dimensions:
+            raise EmbeddingMismatch(
+                f"the vector index {name} holds {existing}-dimensional embeddings, but the configured embedding "
+                f"model gives {dimensions}; use a model with {existing} dimensions (TGNEO_LLM, "
+                f"TGNEO_EMBEDDING_MODEL), or drop the index (DROP INDEX {name}) once no collection needs it"
+            )
+    return install_schema(store, SCHEMA + search_schema(dimensions))

@@ -25,7 +25,8 @@ from tgneo.store.values import native
 from tgneo.timestamps import iso_z, parse_iso
 from tgneo.vocab import RDFS, Label
 
-_INTERNAL = frozenset({"workspace", "collection"})
+_INTERNAL = frozenset({"workspace", "collection", "embedding"})
+"""Storage and search internals no reader of a trace needs (an embedding is hundreds of numbers)."""
 
 
 def plain(value: Any) -> Any:

@@ -24,6 +24,14 @@ def check_scope(workspace: object, collection: object) -> None:
             raise InvalidEntity(f"{name} must be a non-empty string, not {value!r}")
 
 
+def batch_params(workspace: str, collection: str, batch: WriteBatch, parents: Iterable[str] = ()) -> dict[str, Any]:
+    """The parameters of ``record_batch`` for ``batch`` in ``workspace``/``collection`` (scope checked)."""
+    check_scope(workspace, collection)
+    params: dict[str, Any] = {"workspace": workspace, "collection": collection, "parents": list(parents)}
+    params.update(batch.params())
+    return params
+
+
 def write_batch(
     store: Store,
     workspace: str,
@@ -48,9 +56,7 @@ def write_batch(
         StoreUnavailable: Neo4j cannot be reached (nothing written).
         RecordingFailed: Neo4j refused the write (nothing written).
     """
-    check_scope(workspace, collection)
-    params: dict[str, Any] = {"workspace": workspace, "collection": collection, "parents": list(parents)}
-    params.update(batch.params())
+    params = batch_params(workspace, collection, batch, parents)
     try:
         records = store.write(Q.record_batch, **params)
     except StoreUnavailable:

@@ -38,6 +38,7 @@ def handles(stage: str) -> Callable[[Handler], Handler]:
 
 
 def _load_handlers() -> None:
+    import tgneo.llm.offline.extraction  # noqa: F401  (registers the rule-based extractor)
     from tgneo.llm.offline import answers  # noqa: F401  (registers its handlers)
 
 

@@ -19,6 +19,7 @@ inputs — nothing here knows any fact:
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -57,14 +58,27 @@ def _overlap(question: str, text: str) -> float:
 
 @handles("edge-scoring")
 def edge_scoring(inputs: Mapping[str, Any]) -> str:
-    """A score per edge: 0.7 × the share of the question's stems the edge holds + 0.3 × cosine."""
+    """A score per edge: 0.7 × the weighted share of the question's stems it holds + 0.3 × cosine.
+
+    A stem's weight is its inverse frequency among the edges scored (``log(1 + n / df)``): a word every
+    edge shares (the name the whole neighbourhood is about) tells the edges apart less than a rare one
+    (the relation the question asks about).
+    """
     question = " ".join([str(inputs["question"]), *map(str, inputs.get("concepts", []))])
+    wanted = _stems(question)
+    edges = [(edge["id"], str(edge["text"]), _stems(str(edge["text"]))) for edge in inputs["edges"]]
+    df: dict[str, int] = {}
+    for _, _, stems in edges:
+        for s in stems & wanted:
+            df[s] = df.get(s, 0) + 1
+    weight = {s: math.log(1 + len(edges) / df.get(s, 1)) for s in wanted}
+    total = sum(weight.values()) or 1.0
     q_vector = embed_one(question)
     scores = []
-    for edge in inputs["edges"]:
-        text = str(edge["text"])
-        score = 0.7 * _overlap(question, text) + 0.3 * max(0.0, cosine(q_vector, embed_one(text)))
-        scores.append({"id": edge["id"], "score": round(score, 4)})
+    for key, text, stems in edges:
+        share = sum(weight[s] for s in stems & wanted) / total
+        score = 0.7 * share + 0.3 * max(0.0, cosine(q_vector, embed_one(text)))
+        scores.append({"id": key, "score": round(score, 4)})
     return json.dumps(scores)
 
 
@@ -113,16 +127,23 @@ def synthesis(inputs: Mapping[str, Any]) -> str:
 
 
 def _best_sentences(question: str, texts: Sequence[str], keep: int) -> list[str]:
-    """The sentences of ``texts`` that share most stems with the question, in their original order."""
+    """The sentences of ``texts`` that share most of the question's words, in their original order.
+
+    Words are weighted by their inverse frequency among the sentences (as in edge scoring), so a
+    sentence naming what the question asks about (*river*) beats one repeating who it is about.
+    """
     wanted = _stems(question)
+    found = [s for text in texts for s in sentences(text)]
+    stems = [_stems(s) & wanted for s in found]
+    df: dict[str, int] = {}
+    for shared in stems:
+        for w in shared:
+            df[w] = df.get(w, 0) + 1
     ranked: list[tuple[float, int, str]] = []
-    order = 0
-    for text in texts:
-        for sentence in sentences(text):
-            shared = len(wanted & _stems(sentence))
-            if shared:
-                ranked.append((shared / (1 + 0.02 * len(sentence)), order, sentence))
-            order += 1
+    for order, (sentence, shared) in enumerate(zip(found, stems, strict=True)):
+        if shared:
+            weight = sum(math.log(1 + len(found) / df[w]) for w in shared)
+            ranked.append((weight / (1 + 0.01 * len(sentence)), order, sentence))
     chosen = sorted(sorted(ranked, key=lambda r: (-r[0], r[1]))[:keep], key=lambda r: r[1])
     return list(dict.fromkeys(s for _, _, s in chosen))
 

@@ -97,6 +97,13 @@ def names(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences at ``.``, ``!`` or ``?`` followed by a space and a capital or digit."""
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9À-Ö\"“(])", " ".join(text.split()))
-    return [p.strip() for p in parts if p.strip()]
+    """``text`` cut into sentences at ``.``, ``!`` or ``?`` followed by a space and a capital or digit.
+
+    A blank line also ends a sentence, so a heading (``Famous residents``) stays apart from the
+    paragraph under it; single line breaks inside a paragraph (hard-wrapped text, PDF lines) do not.
+    """
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9À-Ö\"“(])", " ".join(paragraph.split()))
+        out += [p.strip() for p in parts if p.strip()]
+    return out

@@ -1,0 +1,180 @@
+"""Agents over the sample corpus: the router's decision, ReAct with sub-traces and tool errors,
+plan-then-execute and supervisor traces, each checked in what Neo4j holds afterwards."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.openai_server import OpenAIServer, serve
+from tgneo.engines import Agent, Request
+from tgneo.engines.agent.tools import TOOLS, ToolError
+from tgneo.engines.base import Context, Session
+from tgneo.explain.events import AgentMessage, AnswerChunk, Event, ExplainEvent, SessionEnd
+from tgneo.ingest.loader import load_documents
+from tgneo.ingest.sample import QUESTIONS, sources
+from tgneo.kinds import SessionKind
+from tgneo.llm.offline import OfflineLLM
+from tgneo.llm.openai_provider import OpenAILLM
+from tgneo.store import Store
+from tgneo.store.traces import get_trace
+
+W = "w"
+RIVER = QUESTIONS[2].text
+
+
+@pytest.fixture(scope="module")
+def sample(store: Store) -> str:
+    collection = f"test-agents-{uuid.uuid4().hex[:8]}"
+    assert load_documents(store, OfflineLLM(), W, collection, sources()).loaded == 4
+    return collection
+
+
+def ask(store: Store, question: str, collection: str, llm: Any = None, **options: Any) -> list[Event]:
+    return list(Agent(store, llm or OfflineLLM()).answer(Request(question, W, collection, options)))
+
+
+def trace_of(store: Store, collection: str, events: list[Event]) -> dict[str, Any]:
+    end = events[-1]
+    root = end.trace if isinstance(end, SessionEnd) else None
+    return get_trace(store, W, collection, root or next(e for e in events if isinstance(e, ExplainEvent)).explain_id)
+
+
+def steps_of(trace: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [s for s in trace["steps"] if s["type"] == kind]
+
+
+def test_react_records_the_decision_the_iteration_its_sub_trace_and_the_conclusion(store: Store, sample: str) -> None:
+    events = ask(store, RIVER, sample)
+    trace = trace_of(store, sample, events)
+    (decision,) = steps_of(trace, "PatternDecision")
+    assert decision["properties"]["pattern"] == "react" and decision["properties"]["taskType"] == "lookup"
+    (analysis,) = steps_of(trace, "Analysis")
+    assert analysis["properties"]["action"] == "knowledge-query" and analysis["parents"] == [trace["uri"]]
+    assert analysis["properties"]["llmModel"] == "tgneo-offline" and analysis["properties"]["stepNumber"] == 1
+    assert set(analysis["properties"]["toolCandidate"]) == set(TOOLS)
+    (thought,) = steps_of(trace, "Thought")
+    assert thought["documents"][0]["text"] == "I should look this up in the knowledge graph first."
+    (sub_question,) = steps_of(trace, "GraphRagQuestion")
+    assert sub_question["parents"] == [analysis["uri"]]  # the sub-trace derives from the calling iteration
+    (sub_synthesis,) = steps_of(trace, "Synthesis")
+    (observation,) = steps_of(trace, "Observation")
+    assert observation["parents"] == [sub_synthesis["uri"]]  # … and the observation from its answer
+    assert "Vistula flows through Warsaw" in observation["documents"][0]["text"]
+    (conclusion,) = steps_of(trace, "Conclusion")
+    assert conclusion["properties"]["terminationReason"] == "final-answer"
+    assert conclusion["parents"] == [analysis["uri"]]
+    assert "Vistula" in "".join(e.text for e in events if isinstance(e, AnswerChunk))
+
+
+def test_the_agent_stream_carries_thoughts_observations_and_ends_the_dialog(store: Store, sample: str) -> None:
+    events = ask(store, RIVER, sample)
+    kinds = [e.message_type for e in events if isinstance(e, AgentMessage)]
+    assert kinds == ["thought", "observation", "thought"]
+    final = events[-1].to_wire(SessionKind.AGENT)
+    assert final["end_of_dialog"] is True and final["message_type"] == "answer"
+    assert {s["title"] for s in final["sources"]} >= {"Marie Curie", "Warsaw"}
+
+
+def test_a_tool_error_is_an_error_observation_and_the_agent_tries_again(store: Store, sample: str) -> None:
+    events = ask(store, "What is 7 / 0?", sample)
+    trace = trace_of(store, sample, events)
+    first, second = sorted(steps_of(trace, "Observation"), key=lambda s: s["uri"])[:2]
+    assert "Error" in first["labels"] and first["error"] == "calculator: division by zero in '7 / 0'"
+    analyses = sorted(steps_of(trace, "Analysis"), key=lambda s: s["properties"]["stepNumber"])
+    assert [a["properties"]["action"] for a in analyses][:2] == ["calculator", "knowledge-query"]
+    assert analyses[1]["parents"] == [analyses[0]["uri"]]  # iteration 2 derives from iteration 1
+    assert steps_of(trace, "Conclusion")[0]["properties"]["terminationReason"] == "final-answer"
+    assert trace["totals"]["errors"] >= 1
+
+
+def test_arithmetic_goes_to_the_calculator(store: Store, sample: str) -> None:
+    events = ask(store, "What is 1934 - 1867?", sample)
+    assert "".join(e.text for e in events if isinstance(e, AnswerChunk)) == "1934 - 1867 = 67."
+
+
+@pytest.fixture
+def prose_model() -> Iterator[OpenAILLM]:
+    """A real OpenAI-compatible server whose every answer is prose: never a valid ReAct step."""
+    with serve(OpenAIServer(dimensions=256)) as server:
+        llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
+        yield llm
+        llm.close()
+
+
+def test_an_unparseable_step_is_an_error_observation_and_iterations_run_out(
+    store: Store, sample: str, prose_model: OpenAILLM
+) -> None:
+    events = ask(store, RIVER, sample, llm=prose_model, pattern="react", max_iterations=2)
+    trace = trace_of(store, sample, events)
+    observations = steps_of(trace, "Observation")
+    assert len(observations) == 2 and all("Error" in o["labels"] for o in observations)
+    assert all("react stage did not answer a JSON object" in o["error"] for o in observations)
+    assert [a["properties"]["action"] for a in steps_of(trace, "Analysis")] == ["invalid-step", "invalid-step"]
+    (conclusion,) = steps_of(trace, "Conclusion")
+    assert conclusion["properties"]["terminationReason"] == "max-iterations"
+    assert not steps_of(trace, "PatternDecision")  # the caller named the pattern: nothing was decided
+
+
+def test_plan_then_execute_records_the_plan_its_step_results_and_one_synthesis(store: Store, sample: str) -> None:
+    events = ask(store, "Summarise the discoveries of Marie Curie", sample)
+    trace = trace_of(store, sample, events)
+    assert steps_of(trace, "PatternDecision")[0]["properties"]["pattern"] == "plan-then-execute"
+    (plan,) = steps_of(trace, "Plan")
+    results = steps_of(trace, "StepResult")
+    assert len(results) == len(plan["properties"]["planStep"]) >= 2
+    assert all(r["parents"] == [plan["uri"]] and r["documents"][0]["text"] for r in results)
+    synthesis = next(s for s in steps_of(trace, "Synthesis") if s["uri"].endswith("/synthesis") and "agent" in s["uri"])
+    assert sorted(synthesis["parents"]) == sorted(r["uri"] for r in results)
+
+
+def test_a_supervisor_decomposes_runs_a_sub_agent_per_goal_and_weaves_the_findings(store: Store, sample: str) -> None:
+    events = ask(store, "Compare Marie Curie and Pierre Curie", sample)
+    trace = trace_of(store, sample, events)
+    (decomposition,) = steps_of(trace, "Decomposition")
+    goals = decomposition["properties"]["subagentGoal"]
+    assert goals == ["What is known about Marie Curie?", "What is known about Pierre Curie?"]
+    sub_agents = [q for q in steps_of(trace, "AgentQuestion") if q["depth"] > 0]
+    assert sorted(q["properties"]["query"] for q in sub_agents) == sorted(goals)
+    assert all(q["parents"] == [decomposition["uri"]] for q in sub_agents)
+    findings = steps_of(trace, "Finding")
+    assert len(findings) == 2 and all(f["documents"][0]["text"] for f in findings)
+    synthesis = next(s for s in steps_of(trace, "Synthesis") if s["uri"].startswith(trace["uri"]))
+    assert sorted(synthesis["parents"]) == sorted(f["uri"] for f in findings)
+
+
+def test_cypher_read_runs_a_named_read_query_in_this_collection_only(store: Store, sample: str) -> None:
+    ask(store, "What is 1934 - 1867?", sample)  # something to find
+    ctx = Context(store, OfflineLLM(), W, sample, recorder=None)
+    session = Session(ctx, SessionKind.AGENT, "which traces?")
+    runner = TOOLS["cypher-read"].run(session, "urn:test:caller", {"query": "latest_traces", "params": {"limit": 5}})
+    try:
+        while True:
+            next(runner)
+    except StopIteration as stop:
+        rows = json.loads(stop.value.text)
+    assert rows and any(r["query"] == "What is 1934 - 1867?" for r in rows)
+    other = TOOLS["cypher-read"].run(Session(Context(store, OfflineLLM(), W, "test-nothing-here", None),
+                                             SessionKind.AGENT, "q"), "urn:x", {"query": "latest_traces"})  # fmt: skip
+    with pytest.raises(StopIteration) as empty:
+        next(other)
+    assert json.loads(empty.value.value.text) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"query": "record_batch"}, "no read query named 'record_batch'"),
+        ({"query": "latest_traces", "params": {"collection": "x", "colour": 1}}, "not 'colour'"),
+    ],
+)
+def test_cypher_read_refuses_what_is_not_a_named_read_query(
+    store: Store, arguments: dict[str, Any], message: str
+) -> None:
+    session = Session(Context(store, OfflineLLM(), W, "c", None), SessionKind.AGENT, "q")
+    with pytest.raises(ToolError, match=message):
+        next(TOOLS["cypher-read"].run(session, "urn:x", arguments))

@@ -1,0 +1,208 @@
+"""GraphRAG and Document RAG over the sample corpus, against the real Neo4j, with the offline provider.
+
+Each test reads a real stream of events and what Neo4j holds afterwards: the order TrustGraph's
+clients expect, write-before-emit, answers built only from what was selected, every selected edge
+leading back to a source document, citations, a clean error (and no half-written step) when the
+model answers garbage, and a stream that stops when its reader goes away.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.openai_server import OpenAIServer, serve
+from tgneo.engines import DocRag, Engine, GraphRag, Request, engine_class
+from tgneo.errors import BadRequest
+from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.ingest.loader import load_documents
+from tgneo.ingest.sample import QUESTIONS, sources
+from tgneo.llm.offline import OfflineLLM
+from tgneo.llm.openai_provider import OpenAILLM
+from tgneo.store import Store
+from tgneo.store.traces import get_trace
+
+W = "w"
+POLONIUM = QUESTIONS[0].text  # Which element discovered by Marie Curie was named after her native country?
+RIVER = QUESTIONS[2].text  # Which river flows through the city where Marie Curie was born?
+
+
+@pytest.fixture(scope="module")
+def sample(store: Store) -> str:
+    collection = f"test-engines-{uuid.uuid4().hex[:8]}"
+    report = load_documents(store, OfflineLLM(), W, collection, sources())
+    assert report.loaded == 4
+    return collection
+
+
+def run(engine: Engine, question: str, collection: str, **options: Any) -> list[Event]:
+    return list(engine.answer(Request(question, W, collection, options)))
+
+
+def explained(events: list[Event]) -> list[str]:
+    return [e.kind for e in events if isinstance(e, ExplainEvent)]
+
+
+def answer_of(events: list[Event]) -> str:
+    return "".join(e.text for e in events if isinstance(e, AnswerChunk))
+
+
+# ------------------------------------------------------------------------------------------ GraphRAG
+def test_graphrag_streams_four_steps_then_the_answer_then_the_synthesis(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
+    order = ["explain" if isinstance(e, ExplainEvent) else type(e).__name__ for e in events]
+    first_chunk = order.index("AnswerChunk")
+    assert explained(events) == ["question", "grounding", "exploration", "focus", "synthesis"]
+    assert order[:first_chunk] == ["explain"] * 4  # TrustGraph's frame sequence (reference §2.6)
+    assert order[-2:] == ["explain", "SessionEnd"] and set(order[first_chunk:-2]) == {"AnswerChunk"}
+    chunks = [e for e in events if isinstance(e, AnswerChunk)]
+    assert [c.last for c in chunks] == [False] * (len(chunks) - 1) + [True]
+
+
+def test_every_explain_event_is_already_in_neo4j(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
+    trace = get_trace(store, W, sample, next(e for e in events if isinstance(e, ExplainEvent)).explain_id)
+    stored = {s["uri"] for s in trace["steps"]}
+    assert {e.explain_id for e in events if isinstance(e, ExplainEvent)} <= stored
+
+
+def test_the_answer_states_the_selected_facts(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
+    answer = answer_of(events)
+    assert answer.startswith("According to the knowledge graph: ")
+    assert "Poland native country of Marie Curie" in answer and "Marie Curie discovered Polonium" in answer
+    trace = get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
+    synthesis = next(s for s in trace["steps"] if s["type"] == "Synthesis")
+    assert synthesis["documents"][0]["text"] == answer  # the librarian holds exactly what was streamed
+
+
+def test_every_selected_edge_traces_to_a_source_document(store: Store, sample: str) -> None:
+    for question in QUESTIONS:
+        events = run(GraphRag(store, OfflineLLM()), question.text, sample)
+        trace = get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
+        edges = next(s for s in trace["steps"] if s["type"] == "Focus")["edges"]
+        assert edges, question.text
+        for edge in edges:
+            chains = [source["chain"] for source in edge["statement"]["sources"]]
+            assert any("Document" in chain[-1]["labels"] for chain in chains), edge["statement"]
+            assert edge["reasoning"] and isinstance(edge["score"], float)
+
+
+def test_the_session_ends_with_the_cited_documents_and_token_totals(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
+    end = events[-1]
+    assert isinstance(end, SessionEnd)
+    titles = {s.title for s in end.sources}
+    assert {"Marie Curie", "Polonium and radium"} <= titles
+    trace = get_trace(store, W, sample, end.trace or "")
+    assert (end.in_token, end.out_token) == (trace["totals"]["inToken"], trace["totals"]["outToken"])
+    assert end.model == "tgneo-offline" and trace["totals"]["models"] == ["tgneo-offline"]
+
+
+def test_the_options_bound_what_is_explored_and_selected(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample, edge_limit=3, max_path_length=1)
+    trace = get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    assert len(focus["edges"]) == 3
+
+
+def test_an_empty_collection_gets_a_clear_answer_and_a_complete_trace(store: Store, collection: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), POLONIUM, collection)
+    assert explained(events) == ["question", "grounding", "exploration", "focus", "synthesis"]
+    assert f"collection {collection!r}" in answer_of(events) and "tgneo load" in answer_of(events)
+    assert isinstance(events[-1], SessionEnd) and events[-1].sources == ()
+
+
+def test_recording_off_streams_the_same_steps_and_writes_nothing(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM(), record=False), POLONIUM, sample)
+    assert explained(events) == ["question", "grounding", "exploration", "focus", "synthesis"]
+    with pytest.raises(Exception, match="no trace"):
+        get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "message"),
+    [
+        ("  ", {}, "question: must not be empty"),
+        ("x" * 4001, {}, "at most 4000"),
+        (POLONIUM, {"edge_limit": 0}, "'edge_limit' must be a positive integer"),
+        (POLONIUM, {"colour": 1}, "unknown option 'colour'"),
+    ],
+)
+def test_bad_requests_are_refused_before_anything_is_recorded(
+    store: Store, collection: str, question: str, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(BadRequest, match=message):
+        run(GraphRag(store, OfflineLLM()), question, collection, **options)
+    assert get_trace_count(store, collection) == 0
+
+
+def test_an_unknown_engine_is_refused_naming_the_engines() -> None:
+    with pytest.raises(BadRequest, match="unknown .* 'sql'.*graph-rag"):
+        engine_class("sql")
+    assert engine_class("graphrag") is GraphRag and engine_class("document-rag") is DocRag
+
+
+def get_trace_count(store: Store, collection: str) -> int:
+    with store.driver.session(database=store.database) as session:
+        record = session.run("MATCH (n:Explain {collection: $c}) RETURN count(n) AS n", c=collection).single()
+    assert record is not None
+    return int(record["n"])
+
+
+@pytest.fixture
+def garbage_model() -> Iterator[OpenAILLM]:
+    """A real OpenAI-compatible server that answers every prompt with prose, never with JSON."""
+    with serve(OpenAIServer(dimensions=256)) as server:
+        llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
+        yield llm
+        llm.close()
+
+
+def test_a_model_answering_garbage_ends_the_stream_with_an_error_and_no_half_step(
+    store: Store, sample: str, garbage_model: OpenAILLM
+) -> None:
+    events = run(GraphRag(store, garbage_model), POLONIUM, sample)
+    error = events[-1]
+    assert isinstance(error, ErrorEvent) and error.type == "llm-error"
+    assert "edge-scoring stage did not answer a JSON array" in error.message
+    assert explained(events) == ["question", "grounding", "exploration"]
+    trace = get_trace(store, W, sample, error.trace or "")
+    assert [s["type"] for s in trace["steps"]] == ["GraphRagQuestion", "Grounding", "Exploration"]
+    assert error.to_wire(GraphRag.kind)["end_of_session"] is True
+
+
+def test_closing_the_stream_stops_the_engine(store: Store, sample: str) -> None:
+    stream = GraphRag(store, OfflineLLM()).answer(Request(POLONIUM, W, sample))
+    question = next(stream)
+    assert isinstance(question, ExplainEvent)
+    next(stream)  # the grounding
+    stream.close()  # the reader went away
+    trace = get_trace(store, W, sample, question.explain_id)
+    assert [s["type"] for s in trace["steps"]] == ["GraphRagQuestion", "Grounding"]
+
+
+# ------------------------------------------------------------------------------------------ Document RAG
+def test_document_rag_selects_chunks_and_derives_its_synthesis_from_the_exploration(store: Store, sample: str) -> None:
+    events = run(DocRag(store, OfflineLLM()), RIVER, sample)
+    assert explained(events) == ["docrag_question", "grounding", "docrag_exploration", "docrag_focus",
+                                 "docrag_synthesis"]  # fmt: skip
+    assert "The city lies on the Vistula, the longest river of Poland." in answer_of(events)
+    trace = get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
+    steps = {s["type"]: s for s in trace["steps"]}
+    assert steps["Synthesis"]["parents"] == [steps["Exploration"]["uri"]]  # as TrustGraph's client looks for it
+    chunks = steps["Focus"]["chunks"]
+    assert chunks and all(c["chunk"]["chain"] for c in chunks)  # every chunk leads to its document
+
+
+def test_document_rag_cites_the_documents_of_its_chunks(store: Store, sample: str) -> None:
+    end = run(DocRag(store, OfflineLLM()), RIVER, sample)[-1]
+    assert isinstance(end, SessionEnd) and "Warsaw" in {s.title for s in end.sources}
+
+
+def test_document_rag_on_an_empty_collection_says_so(store: Store, collection: str) -> None:
+    events = run(DocRag(store, OfflineLLM()), RIVER, collection)
+    assert "No document chunk" in answer_of(events) and isinstance(events[-1], SessionEnd)

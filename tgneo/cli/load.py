@@ -1,0 +1,177 @@
+"""``tgneo load documents|sample|index``: documents in, with provenance, and searchable."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import click
+from rich.markup import escape
+
+from tgneo.cli.common import collection_option, fails_cleanly, out, progress_bar, say, scope, workspace_option
+from tgneo.errors import BadRequest, DocumentError
+from tgneo.ingest.chunking import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+
+if TYPE_CHECKING:
+    from tgneo.ingest.sources import Source
+
+_FORMATS = ".txt, .md, .html, .pdf"
+
+
+@click.group("load")
+def load() -> None:
+    """Load documents into a collection: provenance, a knowledge graph, and search indexes.
+
+    \b
+      tgneo load sample                  the bundled corpus, then three questions to ask
+      tgneo load documents PATH…         your files and folders (.txt, .md, .html, .pdf)
+      tgneo load index                   names and embeddings for what lacks them (after `tgneo import`)
+
+    Every document becomes Document → pages or sections → chunks → one extraction Subgraph per
+    chunk containing the facts read from it, each step with its activity, component version and
+    model, exactly as TrustGraph models extraction provenance. Loading the same document again
+    changes nothing; a document whose content changed replaces its previous version. The LLM is
+    TGNEO_LLM's (offline by default: rule-based extraction, hashed embeddings).
+    """
+
+
+def _run_load(sources: Sequence[Source], workspace: str, collection: str, settings: ChunkSettings) -> int:
+    """Load ``sources`` with progress bars and the summary on stderr; return the number skipped."""
+    from tgneo.ingest.loader import Hooks, load_documents
+    from tgneo.llm.registry import get_llm
+    from tgneo.store import Store
+
+    llm = get_llm()
+    with Store.from_settings() as store, progress_bar() as bar:
+        documents = bar.add_task("documents", total=len(sources))
+        chunks = bar.add_task("chunks", total=None, visible=False)
+
+        def document(name: str, total: int) -> None:
+            bar.update(chunks, description=f"extracting {escape(name)}", total=total, completed=0, visible=True)
+
+        def done(name: str, outcome: str) -> None:
+            bar.update(chunks, visible=False)
+            bar.advance(documents)
+
+        hooks = Hooks(document=document, chunk=lambda: bar.advance(chunks), done=done)
+        report = load_documents(store, llm, workspace, collection, sources, settings, hooks)
+    for _, reason in report.skipped:
+        say(f"[yellow]skipped[/] {escape(reason)}")
+    say(f"{report.summary()} into {scope(workspace, collection)}")
+    return len(report.skipped)
+
+
+def _settings(chunk_size: int, chunk_overlap: int) -> ChunkSettings:
+    try:
+        return ChunkSettings(chunk_size, chunk_overlap)
+    except BadRequest as e:
+        raise click.BadParameter(str(e), param_hint="--chunk-size/--chunk-overlap") from None
+
+
+chunk_size_option = click.option(
+    "--chunk-size", default=DEFAULT_CHUNK_SIZE, show_default=True, type=int,
+    help="Largest chunk, in characters; chunks end at a sentence (else a word) boundary.",
+)  # fmt: skip
+chunk_overlap_option = click.option(
+    "--chunk-overlap", default=DEFAULT_CHUNK_OVERLAP, show_default=True, type=int,
+    help="Characters a chunk may share with the one before it (less than the chunk size).",
+)  # fmt: skip
+
+
+@load.command("documents")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@chunk_size_option
+@chunk_overlap_option
+@workspace_option
+@collection_option
+@fails_cleanly
+def documents(paths: tuple[str, ...], chunk_size: int, chunk_overlap: int, workspace: str, collection: str) -> None:
+    """Load files and folders (searched recursively) of text, Markdown, HTML and PDF.
+
+    \b
+    Formats by extension (else MIME type): .txt .text · .md .markdown · .html .htm .xhtml · .pdf
+    PDFs are cut into pages; the others into sections (headings, or title lines in plain text).
+
+    Each document is written in one transaction: all of it or nothing. A file that cannot be read
+    (a broken PDF, binary data, not UTF-8) is named with the reason and skipped, and the rest
+    loads; the command then exits with status 1. The summary line on stderr counts documents
+    (loaded, unchanged, skipped), pages or sections, chunks, statements and entities.
+
+    \b
+    Example:
+      tgneo load documents notes/ papers/curie.pdf --chunk-size 800 --collection physics
+    """
+    from tgneo.ingest.sources import discover
+
+    settings = _settings(chunk_size, chunk_overlap)
+    found = discover(paths)
+    for name, reason in found.passed_over:
+        say(f"[yellow]skipped[/] {escape(name)}: {escape(reason)}")
+    if not found.sources:
+        raise DocumentError(f"no documents to load in {', '.join(paths)} (tgneo reads {_FORMATS})")
+    skipped = _run_load(found.sources, workspace, collection, settings) + len(found.passed_over)
+    if skipped:
+        sys.exit(1)
+
+
+@load.command("sample")
+@chunk_size_option
+@chunk_overlap_option
+@workspace_option
+@collection_option
+@fails_cleanly
+def sample(chunk_size: int, chunk_overlap: int, workspace: str, collection: str) -> None:
+    """Load the bundled sample corpus and print three questions it answers.
+
+    Four short encyclopedic documents written for tgneo (Markdown, HTML, plain text and a PDF)
+    about Marie Curie, her family, polonium and radium, and Warsaw; their facts connect across
+    documents, so the questions need edges read from more than one of them. The questions go
+    to stdout, one per line, for `tgneo ask`.
+    """
+    from tgneo.ingest.sample import QUESTIONS, sources
+
+    skipped = _run_load(sources(), workspace, collection, _settings(chunk_size, chunk_overlap))
+    if skipped:
+        sys.exit(1)
+    say("Ask, for example:")
+    for question in QUESTIONS:
+        out.print(question.text, soft_wrap=True, markup=False)
+
+
+@load.command("index")
+@workspace_option
+@collection_option
+@fails_cleanly
+def index(workspace: str, collection: str) -> None:
+    """Name and embed the entities, and embed the chunks, that lack it (idempotent).
+
+    What `tgneo load documents` loads is indexed as it is written. Run this after `tgneo import`
+    of a TrustGraph knowledge core: each knowledge-graph entity gets a `name` (its smallest
+    rdfs:label) and an embedding of it, each chunk whose text is in the librarian an embedding,
+    with the configured provider's embedding model. Running it again finds nothing to do.
+    """
+    from tgneo.errors import EmptyCollection
+    from tgneo.ingest.index import index_collection
+    from tgneo.llm.registry import get_llm
+    from tgneo.store import Store
+
+    llm = get_llm()
+    with Store.from_settings() as store, progress_bar() as bar:
+        task = bar.add_task("indexing", total=None)
+        try:
+            report = index_collection(store, llm, workspace, collection, lambda what, n: bar.advance(task, n))
+        except EmptyCollection as e:
+            say(f"nothing to index: {escape(str(e))}")
+            return
+    line = (
+        f"indexed {report.entities} entities and {report.chunks} chunks in {scope(workspace, collection)} with "
+        f"{llm.embedding_model}; it now has {report.named_entities} named entities and {report.embedded_chunks} "
+        "embedded chunks"
+    )
+    if report.chunks_without_text:
+        line += f" ({report.chunks_without_text} chunks have no text in the librarian and cannot be embedded)"
+    say(line)
+
+
+COMMANDS = [load]

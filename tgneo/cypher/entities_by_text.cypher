@@ -1,0 +1,9 @@
+// Purpose: knowledge-graph entities of a collection whose name matches a Lucene query, best first. The full-text index spans every collection, so $fetch hits are read and those of this workspace and collection kept.
+// Params: $index, $terms, $fetch, $workspace, $collection, $limit
+// Returns: fetched INTEGER (hits read from the index), matches LIST<MAP> (uri, name, score)
+CALL db.index.fulltext.queryNodes($index, $terms, {limit: $fetch}) YIELD node, score
+WITH count(*) AS fetched, collect(
+  CASE WHEN node.workspace = $workspace AND node.collection = $collection AND NOT node:Source AND NOT node:Explain
+  THEN {uri: node.uri, name: node.name, score: score} END
+) AS matches
+RETURN fetched, matches[..$limit] AS matches

@@ -1,0 +1,108 @@
+"""What the search indexes read: entity names, embeddings and the model that made them.
+
+A node's ``embedding`` is stored with ``embeddedWith``, the embedding model's name, because vectors of
+two models are not comparable: the loaders refuse to add vectors of a second model to a collection
+(:func:`check_model`), and the search functions refuse a query vector of another model. Neither
+property name is in the RDF mapping table, so neither leaks into RDF exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tgneo.errors import EmbeddingMismatch
+from tgneo.store.driver import Store
+from tgneo.store.queries import Q
+from tgneo.store.writer import check_scope
+from tgneo.vocab import RDFS
+
+__all__ = [
+    "ChunkVector",
+    "EntityVector",
+    "check_model",
+    "embedding_models",
+    "set_embeddings",
+    "unindexed_chunks",
+    "unindexed_entities",
+    "vector_rows",
+]
+
+Vector = list[float] | None
+
+
+@dataclass(frozen=True)
+class ChunkVector:
+    """A chunk's embedding (``None`` for a text with no words: a zero vector has no direction)."""
+
+    uri: str
+    embedding: Vector
+
+
+@dataclass(frozen=True)
+class EntityVector:
+    """An entity's name and the embedding of that name."""
+
+    uri: str
+    name: str
+    embedding: Vector
+
+
+def vector_rows(chunks: Sequence[ChunkVector], entities: Sequence[EntityVector]) -> dict[str, list[dict[str, object]]]:
+    """The ``$chunks`` and ``$entities`` parameters of ``set_embeddings`` (sorted: one lock order)."""
+    return {
+        "chunks": [{"uri": c.uri, "embedding": c.embedding} for c in sorted(chunks, key=lambda c: c.uri)],
+        "entities": [
+            {"uri": e.uri, "name": e.name, "embedding": e.embedding} for e in sorted(entities, key=lambda e: e.uri)
+        ],
+    }
+
+
+def embedding_models(store: Store, workspace: str, collection: str) -> list[str]:
+    """The embedding models the collection's nodes were embedded with (normally one, or none yet)."""
+    check_scope(workspace, collection)
+    return [r["model"] for r in store.read(Q.embedding_models, workspace=workspace, collection=collection)]
+
+
+def check_model(store: Store, workspace: str, collection: str, model: str) -> None:
+    """Refuse to embed with ``model`` a collection embedded with another model.
+
+    Raises:
+        EmbeddingMismatch: the collection already holds vectors of another model.
+    """
+    others = [m for m in embedding_models(store, workspace, collection) if m != model]
+    if others:
+        raise EmbeddingMismatch(
+            f"workspace {workspace!r}, collection {collection!r} is embedded with {', '.join(others)}, but the "
+            f"configured embedding model is {model}; vectors of two models cannot be compared. Use the same "
+            "model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL) or another collection"
+        )
+
+
+def set_embeddings(
+    store: Store,
+    workspace: str,
+    collection: str,
+    model: str,
+    chunks: Sequence[ChunkVector] = (),
+    entities: Sequence[EntityVector] = (),
+) -> None:
+    """Store chunk embeddings and entity names + embeddings (one transaction)."""
+    check_scope(workspace, collection)
+    store.write(Q.set_embeddings, workspace=workspace, collection=collection, model=model,
+                **vector_rows(chunks, entities))  # fmt: skip
+
+
+def unindexed_entities(store: Store, workspace: str, collection: str, limit: int) -> list[tuple[str, str]]:
+    """Up to ``limit`` knowledge-graph entities without a name and embedding: ``(uri, name)``."""
+    check_scope(workspace, collection)
+    rows = store.read(Q.unindexed_entities, workspace=workspace, collection=collection,
+                      label_predicate=str(RDFS.label), limit=limit)  # fmt: skip
+    return [(r["uri"], r["name"]) for r in rows]
+
+
+def unindexed_chunks(store: Store, workspace: str, collection: str, limit: int) -> list[tuple[str, str]]:
+    """Up to ``limit`` chunks with text but no embedding: ``(uri, text)``."""
+    check_scope(workspace, collection)
+    rows = store.read(Q.unindexed_chunks, workspace=workspace, collection=collection, limit=limit)
+    return [(r["uri"], r["text"]) for r in rows]
