@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from rdflib.term import URIRef
 
 from tests.openai_server import OpenAIServer, serve
 from tgneo.engines import DocRag, Engine, GraphRag, Request, engine_class
@@ -24,6 +25,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store
 from tgneo.store.traces import get_trace
+from tgneo.vocab import GRAPH_RETRIEVAL, PROV, TG
 
 W = "w"
 POLONIUM = QUESTIONS[0].text  # Which element discovered by Marie Curie was named after her native country?
@@ -206,3 +208,48 @@ def test_document_rag_cites_the_documents_of_its_chunks(store: Store, sample: st
 def test_document_rag_on_an_empty_collection_says_so(store: Store, collection: str) -> None:
     events = run(DocRag(store, OfflineLLM()), RIVER, collection)
     assert "No document chunk" in answer_of(events) and isinstance(events[-1], SessionEnd)
+
+
+# ------------------------------------------------------------------------------------------ TrustGraph parity
+def _values(event: ExplainEvent, predicate: URIRef, subject: str | None = None) -> list[Any]:
+    about = URIRef(subject or event.explain_id)
+    return [q.o for q in event.triples if q.s == about and q.p == predicate]
+
+
+def _tokens(event: ExplainEvent) -> dict[str, Any]:
+    found = {key: _values(event, TG[name]) for key, name in
+             (("in_token", "inToken"), ("out_token", "outToken"), ("model", "llmModel"))}  # fmt: skip
+    return {k: (str(v[0]) if k == "model" else int(v[0])) for k, v in found.items() if v}
+
+
+def test_what_graphrag_emits_is_exactly_what_trustgraphs_builders_emit(store: Store, sample: str) -> None:
+    """Every step, built by TrustGraph 2.11.1's own builders from the same values, gives the same quads in order."""
+    import trustgraph.provenance as tgp
+
+    from tests.test_entities import tg_quads, to_tg
+
+    steps = {e.kind: e for e in run(GraphRag(store, OfflineLLM()), POLONIUM, sample) if isinstance(e, ExplainEvent)}
+    q, g, x, f, s = (steps[k] for k in ("question", "grounding", "exploration", "focus", "synthesis"))
+    sid = q.explain_id.rsplit(":", 1)[-1]
+    selected = []
+    for selection in _values(f, TG.selectedEdge):
+        edge = _values(f, TG.edge, str(selection))[0]
+        item: dict[str, Any] = {"edge": (to_tg(edge.s), to_tg(edge.p), to_tg(edge.o))}
+        for key, predicate in (("concept", TG.concept), ("reasoning", TG.reasoning)):
+            item[key] = str(_values(f, predicate, str(selection))[0])
+        item["score"] = float(_values(f, TG.score, str(selection))[0])
+        selected.append(item)
+    expected = {
+        "question": tgp.question_triples(q.explain_id, str(_values(q, TG.query)[0]),
+                                         timestamp=str(_values(q, PROV.startedAtTime)[0])),
+        "grounding": tgp.grounding_triples(g.explain_id, q.explain_id, [str(c) for c in _values(g, TG.concept)],
+                                           **_tokens(g)),
+        "exploration": tgp.exploration_triples(x.explain_id, g.explain_id, int(_values(x, TG.edgeCount)[0]),
+                                               entities=[str(e) for e in _values(x, TG.entity)]),
+        "focus": tgp.focus_triples(f.explain_id, x.explain_id, selected, sid, **_tokens(f)),
+        "synthesis": tgp.synthesis_triples(s.explain_id, f.explain_id, document_id=str(_values(s, TG.document)[0]),
+                                           **_tokens(s)),
+    }  # fmt: skip
+    assert len(selected) == 25
+    for kind, triples in expected.items():
+        assert list(steps[kind].triples) == tg_quads(triples, GRAPH_RETRIEVAL), kind

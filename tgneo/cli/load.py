@@ -134,7 +134,8 @@ def sample(chunk_size: int, chunk_overlap: int, workspace: str, collection: str)
     skipped = _run_load(sources(), workspace, collection, _settings(chunk_size, chunk_overlap))
     if skipped:
         sys.exit(1)
-    say("Ask, for example:")
+    if out.is_terminal:  # piped, stdout holds the questions alone (scripts/demo.sh reads them)
+        say("Ask, for example:")
     for question in QUESTIONS:
         out.print(question.text, soft_wrap=True, markup=False)
 

@@ -157,12 +157,16 @@ class Store:
 
     # ------------------------------------------------------------------------------------ transactions
     def read(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
-        """Run a read query in a read transaction (read routing) and return its records."""
-        return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", READ)
+        """Run one read query (read routing) as its own transaction and return its records."""
+        return self._retrying(f"running {query.name}", READ, lambda session: list(session.run(query.text, params)))
 
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
-        """Run one write query in its own write transaction and return its records."""
-        return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", WRITE)
+        """Run one write query as its own transaction — atomic, as every single statement is — and return its records.
+
+        It runs as an auto-commit transaction: one round trip fewer than ``BEGIN … COMMIT`` around it,
+        which is a good part of what a recorded step costs.
+        """
+        return self._retrying(f"running {query.name}", WRITE, lambda session: list(session.run(query.text, params)))
 
     def write_transaction(self, work: Callable[[Transaction], T], action: str) -> T:
         """Run ``work`` in one write transaction: all of it commits, or none of it."""
@@ -179,32 +183,41 @@ class Store:
             StoreError: Neo4j refused the transaction, or kept failing transiently for
                 ``retry_seconds``.
         """
+
+        def attempt(session: neo4j.Session) -> T:
+            with session.begin_transaction() as tx:
+                result = work(tx)
+                tx.commit()
+            return result
+
+        return self._retrying(action, access, attempt)
+
+    def _retrying(self, action: str, access: str, attempt: Callable[[neo4j.Session], T]) -> T:
+        """Run ``attempt`` in a fresh session until it succeeds or fails for good (see :meth:`transaction`)."""
         started = time.monotonic()
         delay = _FIRST_DELAY
-        attempt = 1
+        tries = 1
         while True:
             self._count()
             try:
                 with self.driver.session(database=self.database, default_access_mode=access) as session:
-                    with session.begin_transaction() as tx:
-                        result = work(tx)
-                        tx.commit()
+                    result = attempt(session)
                 self._reached = True
                 return result
             except (Neo4jError, DriverError, OSError) as e:
                 waited = time.monotonic() - started
                 if not self._transient(e) or waited + delay > self.retry_seconds:
-                    if attempt > 1:
-                        action = f"{action} (gave up after {attempt} attempts in {waited:.1f}s)"
+                    if tries > 1:
+                        action = f"{action} (gave up after {tries} attempts in {waited:.1f}s)"
                     with translate_errors(action, self.uri):
                         raise
                     raise  # pragma: no cover - translate_errors always raises
                 pause = delay * random.uniform(0.5, 1.5)
-                log.warning("%s: attempt %d failed transiently, retrying in %.2fs: %s", action, attempt, pause,
+                log.warning("%s: attempt %d failed transiently, retrying in %.2fs: %s", action, tries, pause,
                             _reason(e))  # fmt: skip
                 time.sleep(pause)
                 delay = min(delay * 2, _MAX_DELAY)
-                attempt += 1
+                tries += 1
 
     def _transient(self, e: BaseException) -> bool:
         """Whether retrying can help: a transient Neo4j error, or a lost server that once answered."""
