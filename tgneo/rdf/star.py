@@ -41,7 +41,7 @@ from rdflib.term import BNode, Literal, Node, URIRef
 from tgneo import vocab
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject, nesting
 
 __all__ = ["RDFSyntaxError", "isomorphic", "n3", "parse", "serialize"]
 
@@ -265,17 +265,24 @@ class _LineReader:
         self.line_no = 0
         self.text = ""
         self.pos = 0
+        self.depth = 0
 
     def read(self, text: str) -> list[Quad]:
         # split on LF only: str.splitlines() would also break at U+2028 etc., which literals may hold
         seen: dict[Quad, None] = {}
         for line_no, raw in enumerate(text.split("\n"), start=1):
-            self.line_no, self.text, self.pos = line_no, raw.removesuffix("\r"), 0
-            self._space()
-            if self._at_end():
-                continue
-            seen.setdefault(self._statement())
+            quad = self.line(line_no, raw)
+            if quad is not None:
+                seen.setdefault(quad)
         return list(seen)
+
+    def line(self, line_no: int, raw: str) -> Quad | None:
+        """The statement on one line (without its LF), or ``None`` for a blank or comment line."""
+        self.line_no, self.text, self.pos, self.depth = line_no, raw.removesuffix("\r"), 0, 0
+        self._space()
+        if self._at_end():
+            return None
+        return self._statement()
 
     # -- structure
 
@@ -342,6 +349,9 @@ class _LineReader:
     def _quoted(self) -> QuotedTriple:
         column = self.pos + 1
         triple_term = self._peek(3) == "<<("  # RDF 1.2 spelling, read as the same quoted triple
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self._fail(f"quoted triples nest deeper than {MAX_NESTING} levels")
         self.pos += 3 if triple_term else 2
         s = self._subject()
         p = self._predicate()
@@ -351,6 +361,7 @@ class _LineReader:
         if self._peek(len(closing)) != closing:
             self._fail(f"expected '{closing}' to close the << opened at column {column}, found {self._found()}")
         self.pos += len(closing)
+        self.depth -= 1
         return QuotedTriple(s, p, o)
 
     # -- terms
@@ -365,11 +376,14 @@ class _LineReader:
         if bad and bad.group() == "\\":
             self._fail("only \\uXXXX and \\UXXXXXXXX escapes are allowed in an IRI")
         if bad:
-            self._fail(
-                f"character U+{ord(bad.group()):04X} is not allowed in an IRI; write it as \\u{ord(bad.group()):04X}"
-            )
-        # an escaped character is taken as meant, even one that may not appear raw: the writer escapes those
+            self.pos = start + 1 + bad.start()
+            self._fail(f"character U+{ord(bad.group()):04X} is not allowed in an IRI")
         body = _UCHAR.sub(self._uchar_match, raw) if "\\" in raw else raw
+        # an escape spells a character, it does not make an illegal one legal (RDF 1.1 N-Triples §2.3)
+        bad = _IRI_FORBIDDEN.search(body) if body is not raw else None
+        if bad:
+            self.pos = start + 1
+            self._fail(f"the escape for U+{ord(bad.group()):04X} spells a character that is not allowed in an IRI")
         if not _SCHEME.match(body):
             self._fail(f"relative IRI <{body}>: {self.syntax} needs absolute IRIs")
         self.pos = end + 1
@@ -427,7 +441,7 @@ class _LineReader:
             self.pos += 2
             if self._peek(1) != "<":
                 self._fail(f"expected a datatype <iri> after '^^', found {self._found()}")
-            return Literal(lexical, datatype=self._iri())
+            return Literal(lexical, datatype=self._iri(), normalize=False)
         return Literal(lexical)
 
     # -- lexing

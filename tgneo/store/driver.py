@@ -145,6 +145,21 @@ class Store:
         """Run a read query in a read transaction (read routing) and return its records."""
         return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", READ)
 
+    def stream(self, query: CypherQuery, **params: Any) -> Iterator[neo4j.Record]:
+        """Yield a read query's records as Neo4j sends them, inside one read transaction (one snapshot).
+
+        For results too large to hold (an export of a whole collection): the driver fetches records in
+        batches while the caller consumes them, so memory stays flat. Unlike :meth:`read` this is not
+        retried, since records may already have been handed out; a failure raises ``StoreError`` or
+        ``StoreUnavailable`` from wherever the caller is in the iteration.
+        """
+        action = f"running {query.name}"
+        with translate_errors(action, self.uri), self.driver.session(
+            database=self.database, default_access_mode=READ, fetch_size=2000
+        ) as session, session.begin_transaction() as tx:
+            yield from tx.run(query.text, params)
+            self._reached = True
+
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
         """Run one write query in its own write transaction and return its records."""
         return self.transaction(lambda tx: list(tx.run(query.text, params)), f"running {query.name}", WRITE)

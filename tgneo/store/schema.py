@@ -44,6 +44,12 @@ SCHEMA: tuple[SchemaItem, ...] = (
     # The trace reader: label lookups (rdfs:label statements by subject) and newest-first listing.
     SchemaItem("tgneo_statement_subject", "range", Label.STATEMENT, ("workspace", "collection", "s", "p")),
     SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
+    # Atomic imports (store.imports): the journal, and what an unfinished import created or changed.
+    SchemaItem("tgneo_import_key", "unique", Label.IMPORT, ("workspace", "collection", "id")),
+    SchemaItem("tgneo_resource_import", "range", Label.RESOURCE, ("workspace", "collection", "tg_import")),
+    SchemaItem("tgneo_statement_import", "range", Label.STATEMENT, ("workspace", "collection", "tg_import")),
+    SchemaItem("tgneo_undo_import", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_import")),
+    SchemaItem("tgneo_undo_key", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_key")),
 )
 
 
