@@ -139,7 +139,9 @@ class WriteBatch:
             "entities": sorted(self.entities, key=lambda e: e["uri"]),
             "links": sorted(self.links, key=lambda link: (link["to"], link["from"], link["type"])),
             "statements": sorted(self.statements, key=lambda st: st["id"]),
-            "parts": sorted(self.parts, key=lambda p: (p["uri"] or "", p["nested"] or "", p["statement"], p["role"])),
+            # a new statement links its own resources; only nested statements need a separate pass
+            "parts": sorted((p for p in self.parts if p["nested"] is not None),
+                            key=lambda p: (p["nested"], p["statement"], p["role"])),  # fmt: skip
             "statement_links": sorted(
                 self.statement_links, key=lambda link: (link["statement"], link["from"], link["type"])
             ),

@@ -142,4 +142,37 @@ def export(
         say(f"exported {count} quads from {scope(workspace, collection)}")
 
 
-COMMANDS = [import_, export]
+@click.command("validate")
+@click.argument("uri", required=False)
+@workspace_option
+@collection_option
+@fails_cleanly
+def validate(uri: str | None, workspace: str, collection: str) -> None:
+    """Check a trace (URI given) or a collection against tgneo's SHACL shapes (strict PROV-O, TrustGraph structure).
+
+    \b
+    Validates the prov-profile export, quoted triples as rdf:Statement reification, with RDFS
+    inference from tgneo/rdf/ontology.ttl, using tgneo/rdf/shapes.ttl. Prints each violation
+    (node, property, message); exit status 1 when the data does not conform.
+    """
+    from tgneo.rdf.ontology import graph_of
+    from tgneo.rdf.ontology import validate as run_shapes
+    from tgneo.store import Store
+    from tgneo.store.rdfio import recover, stream_quads
+
+    with Store.from_settings() as store:
+        recover(store, workspace, collection)
+        data = graph_of(stream_quads(store, workspace, collection, uri, "prov"))
+    if len(data) == 0:
+        say(f"nothing to validate: {scope(workspace, collection)} holds no triples")
+        return
+    conforms, _, report = run_shapes(data)
+    what = uri or scope(workspace, collection)
+    if conforms:
+        say(f"{what} conforms: {len(data)} triples checked against the PROV-O and TrustGraph shapes")
+        return
+    click.echo(report.rstrip())
+    raise BadRequest(f"{what} does not conform to the shapes (violations listed above)")
+
+
+COMMANDS = [import_, export, validate]

@@ -8,8 +8,10 @@ WITH n
 CALL (n) {
   OPTIONAL MATCH (c:ImportUndo {workspace: $workspace, collection: $collection, undo_key: 'claim:r:' + n.uri})
   OPTIONAL MATCH (j:Import {workspace: $workspace, collection: $collection, id: c.undo_import})
-  WITH c, j WHERE j.state IN ['running', 'committed']
-  RETURN c AS claim, j AS claimer ORDER BY j.state, j.id LIMIT 1
+  WITH c, j, j.state IN ['running', 'committed'] AS live
+  ORDER BY live DESC, j.state, j.id
+  LIMIT 1
+  RETURN CASE WHEN live THEN c END AS claim, CASE WHEN live THEN j END AS claimer
 }
 CALL (n, claim, claimer) {
   WITH n, claim, claimer WHERE claim IS NULL

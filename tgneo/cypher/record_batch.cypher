@@ -1,5 +1,5 @@
 // Purpose: write one compiled batch (a recorded step, or a slice of an import) in a single statement; writes nothing when a parent step is missing or when the import it belongs to is no longer running. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: the import journal, resources, then statements, then the resources statements point at. With $import_id set (an import), every node the batch creates carries tg_import = $import_id, and every change to a node it did not create leaves an :ImportUndo record, so store.imports can commit or roll back the whole import later; $import_id null (the recorder) writes plainly and makes permanent any node an unfinished import created.
-// Params: $workspace, $collection, $import_id, $parents, $resources, $entities, $links, $statements, $parts, $statement_links, $contents
+// Params: $workspace, $collection, $import_id, $parents, $resources, $entities, $links, $statements, $parts (only the parts that are quoted triples: a new statement links its resources itself), $statement_links, $contents
 // Returns: missing LIST<STRING> (parents that are not recorded entities, or the import id when that import is not running; non-empty means nothing was written)
 OPTIONAL MATCH (journal:Import {workspace: $workspace, collection: $collection, id: $import_id})
 CALL (journal) {
@@ -35,7 +35,26 @@ CALL (missing) {
   CALL () {
     UNWIND $statements AS st
     MERGE (n:Statement {workspace: $workspace, collection: $collection, id: st.id})
-    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted, n.tg_import = $import_id
+    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted, n.tg_import = $import_id, n.tg_new = true
+    WITH n, st
+    CALL (n, st) {
+      WITH n, st WHERE n.tg_new
+      REMOVE n.tg_new
+      WITH n, st
+      MATCH (p:Resource {workspace: $workspace, collection: $collection, uri: st.props.p})
+      CREATE (n)-[:PREDICATE]->(p)
+      WITH n, st
+      CALL (n, st) {
+        WITH n, st WHERE st.props.s_kind IN ['iri', 'bnode']
+        MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: st.props.s})
+        CREATE (n)-[:SUBJECT]->(r)
+      }
+      CALL (n, st) {
+        WITH n, st WHERE st.props.o_kind IN ['iri', 'bnode']
+        MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: st.props.o})
+        CREATE (n)-[:OBJECT]->(r)
+      }
+    }
     WITH n, st, [g IN st.asserted WHERE NOT g IN coalesce(n.asserted_in, [])] AS fresh
     CALL (n, fresh) {
       WITH n, fresh WHERE size(fresh) > 0
@@ -64,16 +83,8 @@ CALL (missing) {
   CALL () {
     UNWIND $parts AS part
     MATCH (n:Statement {workspace: $workspace, collection: $collection, id: part.statement})
-    CALL (n, part) {
-      WITH n, part WHERE part.uri IS NOT NULL
-      MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: part.uri})
-      MERGE (n)-[:$(part.role)]->(r)
-    }
-    CALL (n, part) {
-      WITH n, part WHERE part.nested IS NOT NULL
-      MATCH (r:Statement {workspace: $workspace, collection: $collection, id: part.nested})
-      MERGE (n)-[:$(part.role)]->(r)
-    }
+    MATCH (r:Statement {workspace: $workspace, collection: $collection, id: part.nested})
+    MERGE (n)-[:$(part.role)]->(r)
   }
   CALL () {
     UNWIND $entities AS e

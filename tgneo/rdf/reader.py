@@ -43,14 +43,15 @@ from tgneo.rdf import star
 from tgneo.rdf.formats import Format
 from tgneo.rdf.star import RDFSyntaxError
 from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
+from tgneo.vocab import XSD
 
 __all__ = ["file_digest", "locate", "read_quads", "scoped_bnode"]
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-_RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_XSD_STRING = str(XSD.string)
 _OX_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "trig": ox.RdfFormat.TRIG, "json-ld": ox.RdfFormat.JSON_LD}
-_GENERATED = re.compile(r"[0-9a-f]{32}")
-"""How pyoxigraph labels a blank node it made up (``[]``)."""
+_GENERATED = re.compile(r"[0-9a-f]{16,32}")
+"""How pyoxigraph labels a blank node it made up (``[]``): a random 128-bit number in hex, without
+leading zeros (so usually, not always, 32 digits)."""
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:
@@ -134,7 +135,7 @@ class _Renamer:
     def label(self, label: str) -> str:
         """``u`` + the user's label, or ``a`` + a number for a label the parser made up.
 
-        pyoxigraph labels ``[]`` with 32 random hex digits. A user's label of that shape is numbered
+        pyoxigraph labels ``[]`` with up to 32 random hex digits. A user's label of that shape is numbered
         too (consistently, so it is still one node); the ``u`` keeps user labels and numbers apart.
         """
         if self.generated is None:

@@ -184,6 +184,17 @@ _BINDINGS = (
 """Prefixes tgneo's Turtle and TriG use, so exports read like TrustGraph's vocabulary."""
 
 
+def check_iri(iri: str) -> None:
+    """Refuse an IRI holding a character no IRI may hold (a space, ``<``, ``>``, …), however it got in.
+
+    Readers refuse such characters raw and escaped alike, so writers refuse them too: what tgneo
+    writes, it reads back.
+    """
+    bad = _IRI_FORBIDDEN.search(iri)
+    if bad is not None:
+        raise MappingError(f"<{iri[:80]}> holds U+{ord(bad.group()):04X}, which no IRI may hold")
+
+
 def _escape_iri(iri: str) -> str:
     """An IRI with the characters N-Triples forbids inside ``<…>`` written as ``\\uXXXX``."""
     if not _IRI_FORBIDDEN.search(iri):
@@ -222,6 +233,9 @@ def _check_quad(quad: Quad) -> None:
         raise MappingError(f"{quad.o!r} is not an RDF term")
     if not isinstance(quad.g, str):
         raise MappingError(f"graph name {quad.g!r} must be an IRI string ('' for the default graph)")
+    for iri in (quad.s, quad.p, quad.o, URIRef(quad.g)):
+        if isinstance(iri, URIRef):
+            check_iri(iri)
     for term in (quad.s, quad.o):
         if isinstance(term, QuotedTriple):
             _check_quad(Quad(term.s, term.p, term.o))
@@ -650,8 +664,21 @@ def _rdflib_quads(ds: Dataset) -> Iterator[tuple[Node, Node, Node, Node | None]]
 
 
 def _parse_rdflib(ds: Dataset, text: str, rdflib_format: str, base: str) -> None:
-    with _rdflib_quietly():
-        ds.parse(data=text, format=rdflib_format, publicID=base)
+    """rdflib's parse, keeping every literal's lexical form as written (``"007"``, ``…Z``).
+
+    rdflib normalises typed literals by default (``"2025-06-01T10:15:30Z"^^xsd:dateTime`` becomes
+    ``…+00:00``), which would make an import → export round trip inexact. The switch is
+    process-wide, so it is turned off only for the parse.
+    """
+    import rdflib
+
+    saved = rdflib.NORMALIZE_LITERALS
+    rdflib.NORMALIZE_LITERALS = False
+    try:
+        with _rdflib_quietly():
+            ds.parse(data=text, format=rdflib_format, publicID=base)
+    finally:
+        rdflib.NORMALIZE_LITERALS = saved
 
 
 def _explain(error: Exception) -> tuple[int | None, str]:

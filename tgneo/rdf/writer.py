@@ -36,11 +36,11 @@ from rdflib.term import BNode, Literal, URIRef
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.star import _BINDINGS, _escape_iri, _escape_literal, n3
+from tgneo.rdf.star import _BINDINGS, _escape_iri, _escape_literal, check_iri, n3
 from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
 from tgneo.vocab import RDF
 
-__all__ = ["QUOTED_MODES", "REIFIED_PREFIX", "QuotedMode", "reified_iri", "write"]
+__all__ = ["QUOTED_MODES", "REIFIED_PREFIX", "QuotedMode", "reified_iri", "reify", "write"]
 
 QuotedMode = TypingLiteral["star", "triple-term", "reification"]
 QUOTED_MODES: tuple[QuotedMode, ...] = ("star", "triple-term", "reification")
@@ -104,6 +104,11 @@ def _checked(quads: Iterable[Quad], fmt: Format) -> Iterator[Quad]:
                 f"{fmt.name} has no named graphs, but quads are in <{q.g}>; use nquads or trig, or json-ld"
             )
         yield q
+
+
+def reify(quads: Iterable[Quad]) -> Iterator[Quad]:
+    """``quads`` with every quoted triple replaced by its ``urn:tgneo:triple:…`` IRI and described."""
+    return _Reifier().quads(quads)
 
 
 class _Reifier:
@@ -174,6 +179,7 @@ class _Terms:
         return n3(term)
 
     def iri(self, iri: str) -> str:
+        check_iri(iri)
         for namespace, name in self.prefixes:
             if iri.startswith(namespace) and _LOCAL.fullmatch(iri[len(namespace) :]):
                 return f"{name}:{iri[len(namespace):]}"

@@ -23,6 +23,8 @@ as rows arrive (``graphmodel.Decompiler``); ``rdf.writer`` writes them as they c
 from __future__ import annotations
 
 import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,12 +221,16 @@ def import_file(
     fmt: Format,
     *,
     base: str | None = None,
-    batch_size: int = 2000,
+    batch_size: int = 5000,
+    writers: int = 2,
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportStats:
     """Import a file all or nothing (see the module docstring).
 
     Args:
+        writers: batches written at once, each in its own transaction (Neo4j runs a transaction on
+            one core; rows are sorted so concurrent batches lock in one order, and the store retries
+            the rare deadlock). While one batch is written the next is parsed and compiled.
         progress: called with ``(quads written so far, total)`` after each batch.
 
     Raises:
@@ -243,14 +249,27 @@ def import_file(
     recover(store, workspace, collection)
     import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
     written = batches = 0
+
+    def write(batch: list[Quad]) -> int:
+        write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
+                    import_id=import_id)  # fmt: skip
+        return len(batch)
+
     try:
-        for batch in job.batches(provenance, batch_size):
-            write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
-                        import_id=import_id)  # fmt: skip
-            written += len(batch)
-            batches += 1
-            if progress:
-                progress(written, total)
+        with ThreadPoolExecutor(max_workers=writers, thread_name_prefix="tgneo-import") as pool:
+            pending: deque[Future[int]] = deque()
+            for batch in job.batches(provenance, batch_size):
+                pending.append(pool.submit(write, batch))
+                while len(pending) >= writers:  # bounded: at most `writers` batches in memory
+                    written += pending.popleft().result()
+                    batches += 1
+                    if progress:
+                        progress(written, total)
+            while pending:
+                written += pending.popleft().result()
+                batches += 1
+                if progress:
+                    progress(written, total)
         imports.commit(store, workspace, collection, import_id)
     except BaseException as e:
         _abandon(store, workspace, collection, import_id, e)
