@@ -108,17 +108,26 @@ def _prov_graph(server: Neo4jServer, collection: str) -> Graph:
 @pytest.mark.parametrize(
     ("planted", "message"),
     [
-        ("<urn:trustgraph:question:00000000-0000-4000-8000-000000000001> prov:startedAtTime "
-         '"2025-01-01T00:00:00Z"^^xsd:dateTime .', "both a prov:Entity and a prov:Activity"),
-        ("<urn:trustgraph:question:00000000-0000-4000-8000-000000000001> prov:wasDerivedFrom "
-         "<urn:trustgraph:prov:synthesis:00000000-0000-4000-8000-000000000001> .", "cycle"),
+        (
+            "<urn:trustgraph:question:00000000-0000-4000-8000-000000000001> prov:startedAtTime "
+            '"2025-01-01T00:00:00Z"^^xsd:dateTime .',
+            "both a prov:Entity and a prov:Activity",
+        ),
+        (
+            "<urn:trustgraph:question:00000000-0000-4000-8000-000000000001> prov:wasDerivedFrom "
+            "<urn:trustgraph:prov:synthesis:00000000-0000-4000-8000-000000000001> .",
+            "cycle",
+        ),
         ('<urn:x:step> tg:inToken "12" .', "datatype"),
         ("<urn:x:focus> a tg:Focus .", "selects at least one"),
         ('<urn:x:obs> a tg:Observation ; tg:toolError "boom" .', "tg:toolError"),
         ("<urn:x:sel> a tg:EdgeSelection .", "exactly one tg:edge"),
-        ("<urn:x:e> prov:wasGeneratedBy <urn:x:a1> , <urn:x:a2> . <urn:x:a1> a prov:Activity . "
-         "<urn:x:a2> a prov:Activity .", "exactly one prov:Activity"),
-        ('<urn:x:q> a tg:Question .', "exactly one tg:query"),
+        (
+            "<urn:x:e> prov:wasGeneratedBy <urn:x:a1> , <urn:x:a2> . <urn:x:a1> a prov:Activity . "
+            "<urn:x:a2> a prov:Activity .",
+            "exactly one prov:Activity",
+        ),
+        ("<urn:x:q> a tg:Question .", "exactly one tg:query"),
     ],
 )
 def test_the_shapes_catch_a_planted_violation(
@@ -232,12 +241,12 @@ def test_a_value_neo4j_would_refuse_in_the_last_line_writes_nothing(
 @pytest.mark.parametrize(
     ("name", "text", "where"),
     [
-        ("bad.ttl", "@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b ;\n  ex:q \"x\"^^ .\n", "line 3, column 14"),
+        ("bad.ttl", '@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b ;\n  ex:q "x"^^ .\n', "line 3, column 14"),
         ("bad.trig", "<urn:g> { <http://a> <http://b> \n <http://c> <http://d> }\n", "line 2"),
         ("bad.jsonld", '{"@id": "http://ex.org/a",\n "@type": 5}', "line 2, column 11"),
         ("bad.nq", '<http://a> <http://b> "x .\n', "line 1, column"),
-        ("esc.nt", "<http://ex.org/a\\u0020b> <http://ex.org/p> \"x\" .\n", "line 1, column 2"),
-        ("esc.ttl", "<http://ex.org/a\\u0020b> <http://ex.org/p> \"x\" .\n", "line 1, column"),
+        ("esc.nt", '<http://ex.org/a\\u0020b> <http://ex.org/p> "x" .\n', "line 1, column 2"),
+        ("esc.ttl", '<http://ex.org/a\\u0020b> <http://ex.org/p> "x" .\n', "line 1, column"),
         ("deep.nt", f"<http://a> <http://p> {nested(MAX_NESTING + 1)} .\n", f"deeper than {MAX_NESTING}"),
         ("deep.ttl", f"<http://a> <http://p> {nested(500)} .\n", f"deeper than {MAX_NESTING}"),
     ],

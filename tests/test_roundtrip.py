@@ -154,7 +154,9 @@ def test_typed_numbers_are_native_and_follow_the_export_profile(
     with store.driver.session(database=store.database) as session:
         record = session.run("MATCH (c:Chunk {collection: $c}) RETURN c.charOffset AS v", c=collection).single()
     assert record is not None and record["v"] == 12
-    plain = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, "--profile", "trustgraph").stdout
+    plain = tgneo(
+        neo4j_server, "export", "--workspace", "w", "--collection", collection, "--profile", "trustgraph"
+    ).stdout
     prov = ("--profile", "prov")
     typed_out = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, *prov).stdout
     assert '<https://trustgraph.ai/ns/charOffset> "12" <urn:graph:source>' in plain

@@ -33,10 +33,10 @@ from typing import Literal as TypingLiteral
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import MappingError
-from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
 from tgneo.kinds import SessionKind
+from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
 from tgneo.rdf.profiles import agent_iri, session_iri
-from tgneo.rdf.terms import MAX_NESTING, Object, Quad, QuotedTriple, Subject, nesting
+from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
 from tgneo.uris import edge_id
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
@@ -140,8 +140,10 @@ class WriteBatch:
             "links": sorted(self.links, key=lambda link: (link["to"], link["from"], link["type"])),
             "statements": sorted(self.statements, key=lambda st: st["id"]),
             # a new statement links its own resources; only nested statements need a separate pass
-            "parts": sorted((p for p in self.parts if p["nested"] is not None),
-                            key=lambda p: (p["nested"], p["statement"], p["role"])),  # fmt: skip
+            "parts": sorted(
+                (p for p in self.parts if p["nested"] is not None),
+                key=lambda p: (p["nested"], p["statement"], p["role"]),
+            ),  # fmt: skip
             "statement_links": sorted(
                 self.statement_links, key=lambda link: (link["statement"], link["from"], link["type"])
             ),

@@ -101,8 +101,8 @@ def rdflib_neo4j_import(path: Path, host: str) -> float:
 def drop(workspace: str) -> None:
     from neo4j import GraphDatabase
 
-    driver = GraphDatabase.driver(os.environ["NEO4J_URI"],
-                                  auth=(os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"]))  # fmt: skip
+    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
+    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
     with driver.session(database=os.environ.get("NEO4J_DATABASE", "neo4j")) as session:
         session.run(
             "MATCH (n {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS", ws=workspace
@@ -133,10 +133,9 @@ def main() -> None:
                   f"peak RSS {rss_import_large / 1024:.0f} MiB; {small} in {import_small:.1f}s, "
                   f"{rss_import_small / 1024:.0f} MiB", flush=True)  # fmt: skip
             out = Path(folder) / "out.nt"
-            export_small, rss_export_small = tgneo_timed(
-                ["export", "--workspace", workspace, "--collection", "small", "--format", "nt", "-o", str(out)], env)  # fmt: skip
-            export_large, rss_export_large = tgneo_timed(
-                ["export", "--workspace", workspace, "--collection", "large", "--format", "nt", "-o", str(out)], env)  # fmt: skip
+            export_args = ["export", "--workspace", workspace, "--format", "nt", "-o", str(out), "--collection"]
+            export_small, rss_export_small = tgneo_timed([*export_args, "small"], env)
+            export_large, rss_export_large = tgneo_timed([*export_args, "large"], env)
             print(f"tgneo export: {large} triples in {export_large:.1f}s ({large / export_large:,.0f} triples/s), "
                   f"peak RSS {rss_export_large / 1024:.0f} MiB; {small} in {export_small:.1f}s, "
                   f"{rss_export_small / 1024:.0f} MiB", flush=True)  # fmt: skip

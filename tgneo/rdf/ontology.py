@@ -24,7 +24,7 @@ from rdflib.term import Literal, URIRef
 
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS
 from tgneo.rdf.star import _BINDINGS
-from tgneo.rdf.terms import Quad
+from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.vocab import DC, PROV, RDF, RDFS, TG, XSD
 
 __all__ = ["ONTOLOGY_IRI", "build_ontology", "graph_of", "load", "validate"]
@@ -167,6 +167,7 @@ def graph_of(quads: Iterable[Quad]) -> Graph:
 
     g = Graph()
     for q in reify(quads):
+        assert not isinstance(q.s, QuotedTriple) and not isinstance(q.o, QuotedTriple)  # reify replaced them
         g.add((q.s, q.p, q.o))
     return g
 

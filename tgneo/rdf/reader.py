@@ -16,8 +16,9 @@ a document in memory when the format streams:
   document is one JSON value, so it is held in memory either way.
 
 Blank nodes are scoped to their file (:func:`scoped_bnode`): the label ``b1`` of a file whose SHA-256
-starts ``9f2c…`` becomes the blank node ``g9f2c…_b1`` (``g9f2c…_ub1`` where pyoxigraph parses, which also invents labels), so
-two files' ``_:b1`` stay two nodes, and the same file imported twice gives the same nodes again.
+starts ``9f2c…`` becomes the blank node ``g9f2c…_b1`` (``g9f2c…_ub1`` where pyoxigraph parses, which
+also invents labels), so two files' ``_:b1`` stay two nodes, and the same file imported twice gives
+the same nodes again.
 Anonymous nodes (``[]``) are numbered in the order the parser meets them (``g9f2c…_a1``, ``…_a2``),
 which is deterministic for a given file.
 """
@@ -166,7 +167,8 @@ class _Renamer:
 class _StarToTripleTerms(io.RawIOBase):
     """Bytes of a Turtle-star/TriG-star file, rewritten on the fly for pyoxigraph's RDF 1.2 parser.
 
-    ``<< s p o >>`` becomes ``<<( s p o )>>``; strings, IRIs and comments pass untouched. The columns where characters were inserted are kept
+    ``<< s p o >>`` becomes ``<<( s p o )>>``; strings, IRIs and comments pass untouched. The columns
+    where characters were inserted are kept
     for the most recent lines, so that a parse error is reported at the user's column.
     """
 

@@ -41,7 +41,7 @@ from rdflib.term import BNode, Literal, Node, URIRef
 from tgneo import vocab
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject, nesting
+from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
 
 __all__ = ["RDFSyntaxError", "isomorphic", "n3", "parse", "serialize"]
 

@@ -29,7 +29,8 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Literal as TypingLiteral
+from typing import Any
+from typing import Literal as TypingLiteral
 
 from rdflib.term import BNode, Literal, URIRef
 
@@ -136,8 +137,8 @@ class _Reifier:
             s = self.term(term.s, g, out)
             o = self.term(term.o, g, out)
             out += [
-                Quad(iri, RDF.type, RDF.Statement, g), Quad(iri, RDF.subject, s, g),  # type: ignore[arg-type]
-                Quad(iri, RDF.predicate, term.p, g), Quad(iri, RDF.object, o, g),  # type: ignore[arg-type]
+                Quad(iri, RDF.type, RDF.Statement, g), Quad(iri, RDF.subject, s, g),
+                Quad(iri, RDF.predicate, term.p, g), Quad(iri, RDF.object, o, g),
             ]  # fmt: skip
         else:
             self.described.move_to_end((iri, g))
@@ -182,7 +183,7 @@ class _Terms:
         check_iri(iri)
         for namespace, name in self.prefixes:
             if iri.startswith(namespace) and _LOCAL.fullmatch(iri[len(namespace) :]):
-                return f"{name}:{iri[len(namespace):]}"
+                return f"{name}:{iri[len(namespace) :]}"
         return f"<{_escape_iri(iri)}>"
 
 

@@ -154,9 +154,11 @@ class Store:
         ``StoreUnavailable`` from wherever the caller is in the iteration.
         """
         action = f"running {query.name}"
-        with translate_errors(action, self.uri), self.driver.session(
-            database=self.database, default_access_mode=READ, fetch_size=2000
-        ) as session, session.begin_transaction() as tx:
+        with (
+            translate_errors(action, self.uri),
+            self.driver.session(database=self.database, default_access_mode=READ, fetch_size=2000) as session,
+            session.begin_transaction() as tx,
+        ):
             yield from tx.run(query.text, params)
             self._reached = True
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from tgneo.errors import StoreError
 from tgneo.store.driver import Store
-from tgneo.store.queries import Q, CypherQuery
+from tgneo.store.queries import CypherQuery, Q
 
 log = logging.getLogger("tgneo.store")
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,9 +150,10 @@ class _Import:
         reader = _LineReader("nquads", True)
         subject: object = None
         for number, line in enumerate(provenance, start=1):
-            quad = reader.line(number, line.rstrip("\n"))
-            if quad is None:
+            read = reader.line(number, line.rstrip("\n"))
+            if read is None:
                 continue
+            quad = read
             if len(batch) >= size and quad.s != subject:
                 yield batch
                 batch = []
