@@ -403,3 +403,33 @@ def test_a_failed_import_undoes_its_changes_to_older_nodes(
     assert export(neo4j_server, collection, "--profile", "trustgraph") == before
     assert count_nodes(store, collection) == nodes
     assert recover(store, "w", collection) == []
+
+
+def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store, collection: str) -> None:
+    from tgneo.graphmodel import compile_quads
+    from tgneo.store import imports
+    from tgneo.store.writer import write_batch
+
+    install_schema(store)
+    shared = '<http://ex.org/shared> <http://ex.org/p> "both" .\n'
+    first = imports.begin(store, "w", collection, "a", "a.nt")
+    write_batch(store, "w", collection, compile_quads(parse(shared, "nt")), import_id=first)
+    second = imports.begin(store, "w", collection, "b", "b.nt")
+    own = '<http://ex.org/own> <http://ex.org/q> <http://ex.org/shared> .\n'
+    write_batch(store, "w", collection, compile_quads(parse(shared + own, "nt")), import_id=second)
+    imports.rollback(store, "w", collection, first)  # the first fails…
+    imports.commit(store, "w", collection, second)  # …the second, which used its nodes, succeeds
+    quads = export_quads_of(store, collection)
+    assert set(quads) == set(parse(shared + own, "nt"))
+    with store.driver.session(database=store.database) as session:
+        marks = session.run(
+            "MATCH (n {collection: $c}) WHERE n.tg_import IS NOT NULL OR n:Import OR n:ImportUndo RETURN count(n)",
+            c=collection,
+        ).single()
+    assert marks is not None and marks[0] == 0
+
+
+def export_quads_of(store: Store, collection: str) -> list[Quad]:
+    from tgneo.store.rdfio import export_quads
+
+    return export_quads(store, "w", collection, profile="trustgraph")

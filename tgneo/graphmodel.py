@@ -201,7 +201,9 @@ class _Compiler:
         uri = self.resource(subject)
         labels: list[str] = [_GRAPH_LABEL[graph].value]
         props: dict[str, Any] = {}
-        for q in quads:
+        # Plain literals (TrustGraph's own form) claim a single-valued property before typed ones, so
+        # that which value becomes the property never depends on the order quads arrive in.
+        for q in sorted(quads, key=lambda q: isinstance(q.o, Literal) and q.o.datatype is not None):
             if q.p == RDF.type and isinstance(q.o, URIRef) and q.o in CLASS_BY_IRI:
                 label = CLASS_BY_IRI[q.o].label.value
                 if label not in labels:

@@ -320,6 +320,8 @@ def _syntax_error(e: SyntaxError, syntax: str, rewriter: _StarToTripleTerms | No
     """pyoxigraph's ``SyntaxError`` as tgneo's, at the user's line and column."""
     message = _OX_POSITION.sub("", str(e.msg)).strip()
     message = re.sub(r" \(line \d+\)$", "", message)
+    if "No scheme found" in message:  # what pyoxigraph says of a relative IRI when there is no base
+        message = "relative IRI and no base; add @base to the document or give a base IRI (tgneo import --base IRI)"
     line, column = e.lineno, e.offset
     if rewriter is not None and line is not None and column is not None:
         column = rewriter.original_column(line, column)
