@@ -415,7 +415,7 @@ def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store,
     first = imports.begin(store, "w", collection, "a", "a.nt")
     write_batch(store, "w", collection, compile_quads(parse(shared, "nt")), import_id=first)
     second = imports.begin(store, "w", collection, "b", "b.nt")
-    own = '<http://ex.org/own> <http://ex.org/q> <http://ex.org/shared> .\n'
+    own = "<http://ex.org/own> <http://ex.org/q> <http://ex.org/shared> .\n"
     write_batch(store, "w", collection, compile_quads(parse(shared + own, "nt")), import_id=second)
     imports.rollback(store, "w", collection, first)  # the first fails…
     imports.commit(store, "w", collection, second)  # …the second, which used its nodes, succeeds

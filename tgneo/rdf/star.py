@@ -124,13 +124,18 @@ def n3(term: Subject | Object) -> str:
             raise MappingError(f"blank node {str(term)!r} has no valid N-Triples label")
         return f"_:{term}"
     if isinstance(term, Literal):
-        lexical = f'"{_escape_literal(str(term))}"'
-        if term.language:
-            return f"{lexical}@{term.language}"
-        if term.datatype is not None:
-            return f"{lexical}^^<{_escape_iri(str(term.datatype))}>"
-        return lexical
+        return literal_n3(term)
     raise MappingError(f"{term!r} is not an RDF term")
+
+
+def literal_n3(term: Literal, iri: Callable[[str], str] | None = None) -> str:
+    """A literal in N-Triples/Turtle syntax; ``iri`` spells its datatype (``<…>`` by default, or a prefixed name)."""
+    lexical = f'"{_escape_literal(str(term))}"'
+    if term.language:
+        return f"{lexical}@{term.language}"
+    if term.datatype is not None:
+        return f"{lexical}^^{iri(str(term.datatype)) if iri else f'<{_escape_iri(str(term.datatype))}>'}"
+    return lexical
 
 
 def isomorphic(a: Iterable[Quad], b: Iterable[Quad]) -> bool:

@@ -32,12 +32,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from typing import Literal as TypingLiteral
 
-from rdflib.term import BNode, Literal, URIRef
+from rdflib.term import Literal, URIRef
 
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.star import _BINDINGS, _escape_iri, _escape_literal, check_iri, n3
+from tgneo.rdf.star import _BINDINGS, _escape_iri, _jsonld_id, _jsonld_value, check_iri, literal_n3, n3
 from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
 from tgneo.vocab import RDF
 
@@ -171,12 +171,7 @@ class _Terms:
         if isinstance(term, URIRef):
             return self.iri(str(term))
         if isinstance(term, Literal):
-            lexical = f'"{_escape_literal(str(term))}"'
-            if term.language:
-                return f"{lexical}@{term.language}"
-            if term.datatype is not None:
-                return f"{lexical}^^{self.iri(str(term.datatype))}"
-            return lexical
+            return literal_n3(term, self.iri)
         return n3(term)
 
     def iri(self, iri: str) -> str:
@@ -228,25 +223,6 @@ class _TurtleWriter:
 
     def _predicate(self, p: URIRef) -> str:
         return "a" if p == RDF.type else self.terms.term(p, "p")
-
-
-def _jsonld_value(term: Object) -> dict[str, Any]:
-    if isinstance(term, Literal):
-        value: dict[str, Any] = {"@value": str(term)}
-        if term.language:
-            value["@language"] = term.language
-        elif term.datatype is not None:
-            value["@type"] = str(term.datatype)
-        return value
-    return {"@id": _jsonld_id(term)}
-
-
-def _jsonld_id(term: Subject | Object) -> Any:
-    if isinstance(term, QuotedTriple):
-        return {"@id": _jsonld_id(term.s), str(term.p): [_jsonld_value(term.o)]}
-    if isinstance(term, BNode):
-        return f"_:{term}"
-    return str(term)
 
 
 def _write_jsonld(quads: Iterable[Quad], sink: Sink) -> None:
