@@ -94,6 +94,22 @@ def test_the_prov_package_reads_the_reification_export(
     assert sum(isinstance(r, ProvActivity) for r in records) == 3 + 7  # extraction steps + one per session
 
 
+def test_export_takes_a_set_of_traces_or_one_graph(neo4j_server: Neo4jServer, collection: str) -> None:
+    load_fixture(neo4j_server, collection)
+    graphrag, docrag = (
+        "urn:trustgraph:question:00000000-0000-4000-8000-000000000001",
+        "urn:trustgraph:docrag:00000000-0000-4000-8000-000000000002",
+    )
+
+    def quads(*args: str) -> set[Quad]:
+        return set(parse(export(neo4j_server, collection, "--profile", "trustgraph", *args), "nquads"))
+
+    assert quads(graphrag, docrag) == quads(graphrag) | quads(docrag)
+    fixture = set(parse(FIXTURE.read_bytes(), "nquads"))
+    assert quads("--graph", "source") == {q for q in fixture if q.g == "urn:graph:source"}
+    assert quads("--graph", "default") == {q for q in fixture if q.g == ""}
+
+
 # ------------------------------------------------------------------------------------------ shapes
 def test_every_export_of_the_fixture_passes_the_shapes(neo4j_server: Neo4jServer, collection: str) -> None:
     load_fixture(neo4j_server, collection)

@@ -103,10 +103,15 @@ def drop(workspace: str) -> None:
 
     auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
     driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    # statements first (three relationships each), so that no transaction deletes a predicate's
+    # hundreds of thousands of relationships at once; then the resources, then anything left
     with driver.session(database=os.environ.get("NEO4J_DATABASE", "neo4j")) as session:
-        session.run(
-            "MATCH (n {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS", ws=workspace
-        ).consume()
+        for query in (
+            "MATCH (n:Statement {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+            "MATCH (n:Resource {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+            "MATCH (n {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+        ):
+            session.run(query, ws=workspace).consume()
     driver.close()
 
 

@@ -107,8 +107,11 @@ def _output(output: str | None) -> Iterator[Path]:
             os.unlink(name)
 
 
+_GRAPHS = {"default": "", "source": "urn:graph:source", "retrieval": "urn:graph:retrieval"}
+
+
 @click.command("export")
-@click.argument("uri", required=False)
+@click.argument("uri", nargs=-1)
 @click.option("--format", "fmt", type=_format_choice(), default="nquads", show_default=True, help="RDF format.")
 @click.option(
     "--profile", type=click.Choice(PROFILES), default="prov", show_default=True,
@@ -118,22 +121,37 @@ def _output(output: str | None) -> Iterator[Path]:
     "--quoted", type=click.Choice(["star", "triple-term", "reification"]), default="star", show_default=True,
     help="Quoted triples as RDF-star << s p o >>, RDF 1.2 triple terms <<( s p o )>>, or rdf:Statement reification.",
 )  # fmt: skip
+@click.option(
+    "--graph", "graphs", multiple=True, metavar="default|source|retrieval|IRI",
+    help="Only the quads of this graph (repeatable): the knowledge graph, the source graph, the traces.",
+)  # fmt: skip
 @workspace_option
 @collection_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @fails_cleanly
 def export(
-    uri: str | None, fmt: str, profile: str, quoted: str, workspace: str, collection: str, output: str | None
+    uri: tuple[str, ...],
+    fmt: str,
+    profile: str,
+    quoted: str,
+    graphs: tuple[str, ...],
+    workspace: str,
+    collection: str,
+    output: str | None,
 ) -> None:
-    """Export a trace (URI given) or a whole collection as RDF, streamed from Neo4j."""
+    """Export traces (their root URIs given) or a whole collection as RDF, streamed from Neo4j."""
     from tgneo.rdf.writer import write
     from tgneo.store import Store
     from tgneo.store.rdfio import recover, stream_quads
 
     with Store.from_settings() as store, _output(output) as path:
         recover(store, workspace, collection)
+        quads = stream_quads(store, workspace, collection, list(uri) or None, profile)  # type: ignore[arg-type]
+        if graphs:
+            wanted = {_GRAPHS.get(g, g) for g in graphs}
+            quads = (q for q in quads if q.g in wanted)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            count = write(stream_quads(store, workspace, collection, uri, profile), fmt, handle.write, quoted)  # type: ignore[arg-type]
+            count = write(quads, fmt, handle.write, quoted)  # type: ignore[arg-type]
     if count == 0:
         say(f"nothing to export: {scope(workspace, collection)} holds no triples")
     elif output:

@@ -332,17 +332,24 @@ def stream_quads(
     store: Store,
     workspace: str,
     collection: str,
-    uri: str | None = None,
+    uri: str | Iterable[str] | None = None,
     profile: Profile = "prov",
 ) -> Iterator[Quad]:
-    """Every quad of a collection, or of the trace rooted at ``uri``, in ``profile``, as Neo4j sends rows."""
+    """Every quad of a collection, or of the traces rooted at ``uri`` (one URI or several), in ``profile``,
+    as Neo4j sends rows.
+
+    Raises:
+        TraceNotFound: a URI is not the root of a trace in this workspace and collection.
+    """
     decompiler = Decompiler(profile)
     uris: list[str] | None = None
     if uri is not None:
-        members = store.read(Q.trace_members, workspace=workspace, collection=collection, uri=uri)
-        if not members:
-            raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
-        uris = list(members[0]["uris"])
+        uris = []
+        for root in [uri] if isinstance(uri, str) else list(uri):
+            members = store.read(Q.trace_members, workspace=workspace, collection=collection, uri=root)
+            if not members:
+                raise TraceNotFound(f"no trace {root!r} in workspace {workspace!r}, collection {collection!r}")
+            uris += [m for m in members[0]["uris"] if m not in uris]
     for r in store.stream(Q.export_entities, workspace=workspace, collection=collection, uris=uris):
         entity = StoredEntity(
             uri=r["uri"], kind=r["kind"] or "iri", graph=r["graph"], labels=tuple(r["labels"]),
@@ -362,7 +369,7 @@ def export_quads(
     store: Store,
     workspace: str,
     collection: str,
-    uri: str | None = None,
+    uri: str | Iterable[str] | None = None,
     profile: Profile = "prov",
 ) -> list[Quad]:
     """:func:`stream_quads` as a list, for callers that want everything at once (small traces, tests)."""
