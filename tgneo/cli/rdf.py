@@ -73,10 +73,10 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
         raise UnsupportedFormat(f"{e}; or pass --format {'|'.join(format_names())}") from None
     with _input_file(file) as path, Store.from_settings() as store, progress_bar() as bar:
         install_schema(store)
-        task = bar.add_task(f"importing {file}", total=None)
+        task = bar.add_task(f"checking {file}", total=None)  # the whole file is read once before writing
 
         def report(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            bar.update(task, description=f"importing {file}", completed=done, total=total)
 
         stats = import_file(store, workspace, collection, path, rdf_format, base=base, batch_size=batch_size,
                             progress=report)  # fmt: skip

@@ -431,7 +431,8 @@ class _Converter:
 # JSON-LD
 
 
-_KEYWORD_VALUE = re.compile(r'"(@id|@type)"\s*:\s*')
+_KEYWORD_VALUE = re.compile(r'(?<!\\)"(@id|@type)"\s*:\s*')
+"""A key ``"@id"`` or ``"@type"`` (not an escaped quote inside some string) and the start of its value."""
 
 
 def _check_jsonld(text: str, syntax: str) -> bool:
