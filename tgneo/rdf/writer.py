@@ -102,7 +102,8 @@ def _checked(quads: Iterable[Quad], fmt: Format) -> Iterator[Quad]:
     for q in quads:
         if q.g != DEFAULT_GRAPH and not fmt.named_graphs:
             raise UnsupportedFormat(
-                f"{fmt.name} has no named graphs, but quads are in <{q.g}>; use nquads, trig or json-ld, or --graph default"
+                f"{fmt.name} has no named graphs, but quads are in <{q.g}>; "
+                "use nquads, trig or json-ld, or --graph default"
             )
         yield q
 
