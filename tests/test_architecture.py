@@ -159,3 +159,13 @@ def test_each_kind_of_step_and_the_source_provenance_live_in_a_module_of_their_o
         },
         "tgneo.ingest.provenance": {"document", "derived_entity", "subgraph"},
     }  # fmt: skip
+
+
+def test_only_the_streaming_reader_uses_pyoxigraph() -> None:
+    """The parser choice (pyoxigraph for Turtle, TriG and JSON-LD) lives in one module."""
+    users = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"^\s*(import pyoxigraph|from pyoxigraph)", path.read_text(), re.M)
+    )
+    assert users == ["rdf/reader.py"]

@@ -46,7 +46,7 @@ def test_a_trace_longer_than_the_bound_is_marked_truncated(
 
 def test_export_of_a_long_trace_has_every_quad(store: Store, collection: str, long_trace: list[scenarios.Step]) -> None:
     expected = {quad for step, _ in long_trace for quad in step.triples()}
-    assert set(export_quads(store, "w", collection, long_trace[0][0].uri)) == expected
+    assert set(export_quads(store, "w", collection, long_trace[0][0].uri, "trustgraph")) == expected
 
 
 def test_trace_show_ends_with_the_conclusion(
@@ -60,7 +60,10 @@ def test_the_cli_exports_every_quad_of_a_long_trace(
     neo4j_server: Neo4jServer, collection: str, long_trace: list[scenarios.Step]
 ) -> None:
     expected = {quad for step, _ in long_trace for quad in step.triples()}
-    exported = tgneo(neo4j_server, "export", long_trace[0][0].uri, "--workspace", "w", "--collection", collection)
+    exported = tgneo(
+        neo4j_server, "export", long_trace[0][0].uri, "--workspace", "w", "--collection", collection,
+        "--profile", "trustgraph",
+    )  # fmt: skip
     assert set(parse(exported.stdout, "nquads")) == expected
 
 

@@ -335,11 +335,14 @@ def test_nquads_escapes_literals_in_canonical_form() -> None:
     assert serialize([Quad(S, P, literal)], "nt") == f"<{S}> <{P}> {expected} .\n"
 
 
-def test_nquads_escapes_characters_an_iri_may_not_hold_raw() -> None:
-    odd = URIRef("http://example.org/a b>c")
-    text = serialize([Quad(odd, P, O)], "nquads")
-    assert text.startswith(r"<http://example.org/a\u0020b\u003Ec>")
-    assert parse(text, "nquads") == [Quad(odd, P, O)]
+def test_an_iri_holding_characters_no_iri_may_hold_is_refused_on_the_way_out() -> None:
+    with pytest.raises(MappingError, match="U\\+0020"):
+        serialize([Quad(URIRef("http://example.org/a b>c"), P, O)], "nquads")
+
+
+def test_an_escape_spelling_a_character_no_iri_may_hold_is_refused_on_the_way_in() -> None:
+    with pytest.raises(RDFSyntaxError, match="line 1, column 2: the escape for U\\+0020"):
+        parse(r"<http://example.org/a\u0020b> <http://example.org/p> <http://example.org/o> .", "nquads")
 
 
 def test_nquads_text_round_trip_is_exact() -> None:

@@ -73,8 +73,8 @@ def test_every_selected_edge_leads_to_its_document(store: Store, imported: str) 
 
 def test_export_of_one_trace_is_that_trace(neo4j_server: Neo4jServer, imported: str) -> None:
     root = "urn:trustgraph:agent:00000000-0000-4000-8000-000000000003"
-    exported = set(parse(tgneo(neo4j_server, "export", root, "--workspace", "w", "--collection", imported).stdout,
-                         "nquads"))  # fmt: skip
+    exported = set(parse(tgneo(neo4j_server, "export", root, "--workspace", "w", "--collection", imported,
+                               "--profile", "trustgraph").stdout, "nquads"))  # fmt: skip
     assert exported < fixture_quads()
     subjects = {str(q.s) for q in exported}
     assert root in subjects and "urn:trustgraph:question:00000000-0000-4000-8000-000000000004" in subjects
@@ -83,7 +83,9 @@ def test_export_of_one_trace_is_that_trace(neo4j_server: Neo4jServer, imported: 
 
 @pytest.mark.parametrize("fmt", ["trig", "json-ld"])
 def test_other_quad_formats_round_trip_too(neo4j_server: Neo4jServer, imported: str, fmt: str) -> None:
-    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", imported, "--format", fmt).stdout
+    exported = tgneo(
+        neo4j_server, "export", "--workspace", "w", "--collection", imported, "--format", fmt, "--profile", "trustgraph"
+    ).stdout
     assert isomorphic(parse(exported, fmt), fixture_quads())
 
 
@@ -108,8 +110,8 @@ def test_awkward_rdf_survives_the_round_trip_unchanged(neo4j_server: Neo4jServer
     """Non-canonical numbers, typed strings, language tags, repeated single-valued predicates, unmapped
     classes and predicates, literals where IRIs belong, nested and subject quoted triples, blank nodes."""
     tgneo(neo4j_server, "import", str(EDGE_CASES), "--workspace", "w", "--collection", collection)
-    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection).stdout
-    assert isomorphic(parse(exported, "nquads"), parse(EDGE_CASES.read_bytes(), "nquads"))
+    exported = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, "--profile", "trustgraph")
+    assert isomorphic(parse(exported.stdout, "nquads"), parse(EDGE_CASES.read_bytes(), "nquads"))
 
 
 def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_written(
@@ -152,7 +154,9 @@ def test_typed_numbers_are_native_and_follow_the_export_profile(
     with store.driver.session(database=store.database) as session:
         record = session.run("MATCH (c:Chunk {collection: $c}) RETURN c.charOffset AS v", c=collection).single()
     assert record is not None and record["v"] == 12
-    plain = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection).stdout
+    plain = tgneo(
+        neo4j_server, "export", "--workspace", "w", "--collection", collection, "--profile", "trustgraph"
+    ).stdout
     prov = ("--profile", "prov")
     typed_out = tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, *prov).stdout
     assert '<https://trustgraph.ai/ns/charOffset> "12" <urn:graph:source>' in plain

@@ -94,6 +94,20 @@ class RecordingFailed(StoreError):
     """A step could not be written; its transaction was rolled back and nothing of it is stored."""
 
 
+class ImportAborted(StoreError):
+    """An import's journal stopped running (recovery rolled it back) while its batches were still coming."""
+
+    status = 409
+
+
+class EmptyImport(BadRequest):
+    """A file to import holds no triples: nothing to do, and probably not the file that was meant."""
+
+
+class ValueTooLarge(MappingError):
+    """A term Neo4j would refuse to index (an IRI of many kilobytes); the message names line and column."""
+
+
 class ConfigError(TgneoError):
     """A setting (an environment variable) has a value tgneo cannot use; the message names it."""
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,11 +33,13 @@ from typing import Literal as TypingLiteral
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import MappingError
+from tgneo.kinds import SessionKind
 from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
+from tgneo.rdf.profiles import agent_iri, session_iri
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
 from tgneo.uris import edge_id
-from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
+from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
 
 Profile = TypingLiteral["trustgraph", "prov"]
 PROFILES: tuple[Profile, ...] = ("trustgraph", "prov")
@@ -137,7 +139,11 @@ class WriteBatch:
             "entities": sorted(self.entities, key=lambda e: e["uri"]),
             "links": sorted(self.links, key=lambda link: (link["to"], link["from"], link["type"])),
             "statements": sorted(self.statements, key=lambda st: st["id"]),
-            "parts": sorted(self.parts, key=lambda p: (p["uri"] or "", p["nested"] or "", p["statement"], p["role"])),
+            # a new statement links its own resources; only nested statements need a separate pass
+            "parts": sorted(
+                (p for p in self.parts if p["nested"] is not None),
+                key=lambda p: (p["nested"], p["statement"], p["role"]),
+            ),  # fmt: skip
             "statement_links": sorted(
                 self.statement_links, key=lambda link: (link["statement"], link["from"], link["type"])
             ),
@@ -195,7 +201,9 @@ class _Compiler:
         uri = self.resource(subject)
         labels: list[str] = [_GRAPH_LABEL[graph].value]
         props: dict[str, Any] = {}
-        for q in quads:
+        # Plain literals (TrustGraph's own form) claim a single-valued property before typed ones, so
+        # that which value becomes the property never depends on the order quads arrive in.
+        for q in sorted(quads, key=lambda q: isinstance(q.o, Literal) and q.o.datatype is not None):
             if q.p == RDF.type and isinstance(q.o, URIRef) and q.o in CLASS_BY_IRI:
                 label = CLASS_BY_IRI[q.o].label.value
                 if label not in labels:
@@ -315,6 +323,7 @@ class _Terms:
                 st.o or "",
                 lang=st.o_lang or None,
                 datatype=URIRef(st.o_datatype) if st.o_datatype else None,
+                normalize=False,
             )
         return self.node(st.o_kind, st.o or "")
 
@@ -322,8 +331,82 @@ class _Terms:
 def _property_literal(value: Any, row: PropMap, profile: Profile) -> Literal:
     text = render_value(value, row)
     if profile == "prov" and not isinstance(value, str):
-        return Literal(text, datatype=_TYPED.get(row.datatype))
+        return Literal(text, datatype=_TYPED.get(row.datatype), normalize=False)
     return Literal(text)
+
+
+class Decompiler:
+    """Stored rows → quads in one profile, one row at a time (export streams through this).
+
+    Each row brings the statements it refers to (a selected edge and the quoted triples nested in
+    it), so nothing needs the whole collection in memory. The ``prov`` profile adds the session
+    activity of each Question and types agents ``prov:SoftwareAgent`` (``rdf.profiles``); the only
+    state kept is which of the few session agents were already described.
+    """
+
+    def __init__(self, profile: Profile = "trustgraph") -> None:
+        if profile not in PROFILES:
+            raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
+        self.profile = profile
+        self._agents: set[URIRef] = set()
+
+    def entity(self, e: StoredEntity, statements: Mapping[str, StoredStatement]) -> Iterator[Quad]:
+        """The quads of one entity node (its types, properties and mapped relationships)."""
+        terms = _Terms(statements)
+        s = node_term(e.kind, e.uri)
+        g = e.graph
+        labels = set(e.labels)
+        session = self.profile == "prov" and _needs_session(labels, e.props)
+        for label in e.labels:
+            cls = CLASS_BY_LABEL.get(Label(label)) if label in Label._value2member_map_ else None
+            if cls is not None:
+                yield Quad(s, RDF.type, cls.iri, g)
+        if self.profile == "prov" and Label.PROV_AGENT.value in labels:
+            yield Quad(s, RDF.type, PROV.SoftwareAgent, g)
+        for name, value in e.props.items():
+            row = PROP_BY_NAME.get(name)
+            if row is None or value is None:
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                literal = _property_literal(v, row, self.profile)
+                if session and row.iri == PROV.startedAtTime:
+                    yield Quad(session_iri(str(s)), row.iri, literal, g)
+                else:
+                    yield Quad(s, row.iri, literal, g)
+        for rel_type, kind, target in e.links:
+            rel = REL_BY_TYPE.get(Rel(rel_type))
+            if rel is not None:
+                yield Quad(s, rel.iri, node_term(kind, target), g)
+        for rel_type, sid in e.statement_links:
+            rel = REL_BY_TYPE.get(Rel(rel_type))
+            if rel is not None:
+                yield Quad(s, rel.iri, terms.quoted(sid), g)
+        if session:
+            yield from self._session(s, labels, g)
+
+    def _session(self, question: URIRef | BNode, labels: set[str], g: str) -> Iterator[Quad]:
+        activity = session_iri(str(question))
+        agent = agent_iri(SessionKind.of_labels(labels))
+        yield Quad(question, PROV.wasGeneratedBy, activity, g)
+        yield Quad(activity, RDF.type, PROV.Activity, g)
+        yield Quad(activity, PROV.wasAssociatedWith, agent, g)
+        if agent not in self._agents:
+            self._agents.add(agent)
+            yield Quad(agent, RDF.type, PROV.Agent, g)
+            yield Quad(agent, RDF.type, PROV.SoftwareAgent, g)
+
+    def statement(self, st: StoredStatement, statements: Mapping[str, StoredStatement]) -> Iterator[Quad]:
+        """The quads asserting one statement, one per graph it is asserted in."""
+        terms = _Terms(statements)
+        for g in st.asserted_in:
+            yield Quad(terms.node(st.s_kind, st.s), URIRef(st.p), terms.obj(st), g)
+
+
+def _needs_session(labels: set[str], props: Mapping[str, Any]) -> bool:
+    """A Question, or any entity with a start time that is not an Activity: the prov profile gives it one."""
+    if Label.PROV_ACTIVITY.value in labels or isinstance(labels, str):
+        return False
+    return Label.QUESTION.value in labels or props.get("startedAtTime") is not None
 
 
 def decompile(
@@ -332,33 +415,39 @@ def decompile(
     profile: Profile = "trustgraph",
 ) -> list[Quad]:
     """Quads for stored entities and statements, in ``profile`` (``trustgraph`` or ``prov``)."""
-    if profile not in PROFILES:
-        raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
+    decompiler = Decompiler(profile)
     by_id = {st.id: st for st in statements}
-    terms = _Terms(by_id)
     out: list[Quad] = []
     for e in entities:
-        s = node_term(e.kind, e.uri)
-        g = e.graph
-        for label in e.labels:
-            cls = CLASS_BY_LABEL.get(Label(label)) if label in Label._value2member_map_ else None
-            if cls is not None:
-                out.append(Quad(s, RDF.type, cls.iri, g))
-        for name, value in e.props.items():
-            row = PROP_BY_NAME.get(name)
-            if row is None or value is None:
-                continue
-            for v in value if isinstance(value, list) else [value]:
-                out.append(Quad(s, row.iri, _property_literal(v, row, profile), g))
-        for rel_type, kind, target in e.links:
-            rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is not None:
-                out.append(Quad(s, rel.iri, node_term(kind, target), g))
-        for rel_type, sid in e.statement_links:
-            rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is not None:
-                out.append(Quad(s, rel.iri, terms.quoted(sid), g))
+        out.extend(decompiler.entity(e, by_id))
     for st in by_id.values():
-        for g in st.asserted_in:
-            out.append(Quad(terms.node(st.s_kind, st.s), URIRef(st.p), terms.obj(st), g))
+        out.extend(decompiler.statement(st, by_id))
     return out
+
+
+# ------------------------------------------------------------------------------------------ limits
+INDEX_KEY_BYTES = 8000
+"""What tgneo lets one index key hold (UTF-8 bytes of its strings). Neo4j 5's range indexes refuse a
+key past about 8,100 bytes ("Property value is too large to index") — after some of a transaction
+was written. The keys are ``(workspace, collection, uri)`` for a Resource and ``(workspace,
+collection, s, p)`` for a Statement, so an import checks every quad against this bound before it
+writes anything."""
+
+
+def too_large(quad: Quad, workspace: str, collection: str) -> str | None:
+    """The first term of ``quad`` whose stored key would exceed :data:`INDEX_KEY_BYTES`, or ``None``."""
+    scope = len(workspace.encode()) + len(collection.encode())
+    stack: list[tuple[Subject, URIRef, Object]] = [(quad.s, quad.p, quad.o)]
+    while stack:
+        s, p, o = stack.pop()
+        p_bytes = len(str(p).encode())
+        for term in (s, o):
+            if isinstance(term, QuotedTriple):
+                stack.append((term.s, term.p, term.o))
+            elif isinstance(term, URIRef | BNode) and scope + len(term_key(term)[1].encode()) > INDEX_KEY_BYTES:
+                return term_key(term)[1]
+        if scope + p_bytes > INDEX_KEY_BYTES:
+            return str(p)
+        if not isinstance(s, QuotedTriple) and scope + len(term_key(s)[1].encode()) + p_bytes > INDEX_KEY_BYTES:
+            return term_key(s)[1]
+    return None

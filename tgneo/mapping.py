@@ -158,7 +158,9 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TG.contains, Rel.CONTAINS, "contains", target="statement"),
 )
 
-STRUCTURAL_LABELS = frozenset({Label.RESOURCE, Label.STATEMENT, Label.EXPLAIN, Label.SOURCE, Label.CONTENT})
+STRUCTURAL_LABELS = frozenset(
+    {Label.RESOURCE, Label.STATEMENT, Label.EXPLAIN, Label.SOURCE, Label.CONTENT, Label.IMPORT, Label.IMPORT_UNDO}
+)
 """Labels that carry the graph model itself rather than an ``rdf:type``; never exported as classes."""
 STATEMENT_RELS = frozenset({Rel.SUBJECT, Rel.PREDICATE, Rel.OBJECT})
 """Relationships of the reified-statement structure."""
@@ -175,7 +177,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.TOOL_USE, Label.ANSWER, Label.REFLECTION, Label.ERROR,
     # PROV's classes, then the graph model's structural labels
     Label.PROV_ACTIVITY, Label.PROV_AGENT, Label.PROV_ENTITY,
-    Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT,
+    Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO,
 )  # fmt: skip
 """Every label, most specific first: the one order that names a node's type (a ``:Synthesis:Answer``
 is a Synthesis, an ``:Observation:Error`` an Observation) in the trace reader and the neomodel

@@ -332,6 +332,11 @@ def _build() -> dict[Label, type[TgNode]]:
     statement.update({name: RelationshipTo(_target(to), rel.value) for name, rel, to in _STATEMENT_PARTS})
     statement.update(_incoming(Label.STATEMENT))
     classes[Label.STATEMENT] = _make(Label.STATEMENT.value, (TgNode,), statement)
+    for label, doc in (
+        (Label.IMPORT, "The journal of an import still being written or undone (``store.imports``)."),
+        (Label.IMPORT_UNDO, "What an unfinished import changed on an older node (``store.imports``)."),
+    ):
+        classes[label] = _make(label.value, (TgNode,), _node_namespace(label, doc))
     return classes
 
 

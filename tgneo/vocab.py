@@ -151,6 +151,10 @@ class Label(StrEnum):
     """Mixin on every extraction-time entity (graph ``urn:graph:source``)."""
     CONTENT = "Content"
     """A librarian document: answer, thought or observation text referenced by ``tg:document``."""
+    IMPORT = "Import"
+    """The journal of one ``tgneo import``: its id, file digest, state (running, committed, rolled_back)."""
+    IMPORT_UNDO = "ImportUndo"
+    """What an unfinished import changed on a node it did not create, so that a rollback can restore it."""
     # PROV classes
     PROV_ENTITY = "ProvEntity"
     PROV_ACTIVITY = "ProvActivity"

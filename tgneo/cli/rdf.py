@@ -1,8 +1,14 @@
-"""``tgneo import`` and ``tgneo export``: RDF (quoted triples included) into and out of Neo4j."""
+"""``tgneo import``, ``tgneo export`` and ``tgneo validate``: RDF into, out of and checked against Neo4j."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -17,6 +23,19 @@ def _format_choice() -> click.Choice[str]:
     return click.Choice(format_names())
 
 
+@contextmanager
+def _input_file(file: str) -> Iterator[Path]:
+    """The file to import; stdin (``-``) is spooled to a temporary file, since import reads twice."""
+    if file != "-":
+        yield Path(file)
+        return
+    with tempfile.TemporaryDirectory(prefix="tgneo-stdin-") as folder:
+        path = Path(folder) / "stdin"
+        with open(path, "wb") as handle:
+            shutil.copyfileobj(sys.stdin.buffer, handle)
+        yield path
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--format", "fmt", type=_format_choice(), help="RDF format [default: from the file extension].")
@@ -24,22 +43,23 @@ def _format_choice() -> click.Choice[str]:
 @workspace_option
 @collection_option
 @click.option(
-    "--batch-size", default=2000, show_default=True, type=click.IntRange(min=1), help="Quads per transaction."
+    "--batch-size", default=5000, show_default=True, type=click.IntRange(min=1), help="Quads per transaction."
 )
 @fails_cleanly
 def import_(file: str, fmt: str | None, base: str | None, workspace: str, collection: str, batch_size: int) -> None:
-    """Load RDF (quoted triples included) into Neo4j: provenance becomes nodes, facts statements.
+    """Load RDF (quoted triples included) into Neo4j, all or nothing: provenance becomes nodes, facts statements.
 
     \b
     Reads TrustGraph's explainability and extraction provenance (urn:graph:retrieval,
     urn:graph:source) as labeled nodes, and any other triple as a reified :Statement, so
-    `tgneo export --profile trustgraph` gives the same quads back. FILE '-' reads stdin.
+    `tgneo export --profile trustgraph` gives the same quads back. Either profile reads back
+    the same way. The file is checked whole before anything is written; a failure while writing
+    rolls everything back. Blank nodes belong to their file. FILE '-' reads stdin.
     """
     from tgneo.errors import UnsupportedFormat
     from tgneo.rdf.formats import format_names, get_format, guess_format
-    from tgneo.rdf.star import parse
     from tgneo.store import Store, install_schema
-    from tgneo.store.rdfio import import_quads
+    from tgneo.store.rdfio import import_file
     from tgneo.uris import validate_iri
 
     if base is not None:
@@ -51,51 +71,126 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
         rdf_format = get_format(fmt) if fmt else guess_format(file)
     except UnsupportedFormat as e:
         raise UnsupportedFormat(f"{e}; or pass --format {'|'.join(format_names())}") from None
-    data = sys.stdin.buffer.read() if file == "-" else open(file, "rb").read()  # noqa: SIM115
-    quads = parse(data, rdf_format, base=base)
-    with Store.from_settings() as store, progress_bar() as bar:
+    with _input_file(file) as path, Store.from_settings() as store, progress_bar() as bar:
         install_schema(store)
-        task = bar.add_task(f"importing {len(quads)} quads", total=len(quads))
-        stats = import_quads(store, workspace, collection, quads, batch_size, progress=lambda n: bar.advance(task, n))
-    if stats.quads == 0:
-        say(f"nothing imported: {file} holds no triples")
-    else:
-        say(f"imported {stats.quads} quads into {workspace}/{collection} in {stats.batches} transaction(s)")
+        task = bar.add_task(f"checking {file}", total=None)  # the whole file is read once before writing
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, description=f"importing {file}", completed=done, total=total)
+
+        stats = import_file(store, workspace, collection, path, rdf_format, base=base, batch_size=batch_size,
+                            progress=report)  # fmt: skip
+    say(f"imported {stats.quads} quads into {workspace}/{collection} in {stats.batches} transaction(s)")
+
+
+@contextmanager
+def _output(output: str | None) -> Iterator[Path]:
+    """A temporary file beside the output (or for stdout), moved into place only once export succeeded."""
+    folder = os.path.dirname(os.path.abspath(output)) if output else None
+    if folder is not None and not os.path.isdir(folder):
+        raise BadRequest(f"cannot write {output}: no such directory {folder}")
+    try:
+        handle, name = tempfile.mkstemp(prefix=".tgneo-export-", dir=folder)
+    except OSError as e:
+        raise BadRequest(f"cannot write {output or 'a temporary file'}: {e.strerror}") from None
+    os.close(handle)
+    try:
+        yield Path(name)
+        if output:
+            os.replace(name, output)
+        else:
+            with open(name, "rb") as source:
+                shutil.copyfileobj(source, sys.stdout.buffer)
+            sys.stdout.flush()
+    finally:
+        if os.path.exists(name):
+            os.unlink(name)
+
+
+_GRAPHS = {"default": "", "source": "urn:graph:source", "retrieval": "urn:graph:retrieval"}
 
 
 @click.command("export")
-@click.argument("uri", required=False)
+@click.argument("uri", nargs=-1)
 @click.option("--format", "fmt", type=_format_choice(), default="nquads", show_default=True, help="RDF format.")
 @click.option(
-    "--profile", type=click.Choice(PROFILES), default="trustgraph", show_default=True,
-    help="trustgraph: exactly TrustGraph's triples (plain literals); prov: typed literals (xsd:dateTime, …).",
+    "--profile", type=click.Choice(PROFILES), default="prov", show_default=True,
+    help="prov: strict W3C PROV-O (typed literals, sessions as activities); trustgraph: exactly TrustGraph's triples.",
+)  # fmt: skip
+@click.option(
+    "--quoted", type=click.Choice(["star", "triple-term", "reification"]), default="star", show_default=True,
+    help="Quoted triples as RDF-star << s p o >>, RDF 1.2 triple terms <<( s p o )>>, or rdf:Statement reification.",
+)  # fmt: skip
+@click.option(
+    "--graph", "graphs", multiple=True, metavar="default|source|retrieval|IRI",
+    help="Only the quads of this graph (repeatable): the knowledge graph, the source graph, the traces.",
 )  # fmt: skip
 @workspace_option
 @collection_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @fails_cleanly
-def export(uri: str | None, fmt: str, profile: str, workspace: str, collection: str, output: str | None) -> None:
-    """Export a trace (URI given) or a whole collection as RDF, with quoted triples for edges."""
-    from tgneo.rdf.star import serialize
+def export(
+    uri: tuple[str, ...],
+    fmt: str,
+    profile: str,
+    quoted: str,
+    graphs: tuple[str, ...],
+    workspace: str,
+    collection: str,
+    output: str | None,
+) -> None:
+    """Export traces (their root URIs given) or a whole collection as RDF, streamed from Neo4j."""
+    from tgneo.rdf.writer import write
     from tgneo.store import Store
-    from tgneo.store.rdfio import export_quads
+    from tgneo.store.rdfio import recover, stream_quads
+
+    with Store.from_settings() as store, _output(output) as path:
+        recover(store, workspace, collection)
+        quads = stream_quads(store, workspace, collection, list(uri) or None, profile)  # type: ignore[arg-type]
+        if graphs:
+            wanted = {_GRAPHS.get(g, g) for g in graphs}
+            quads = (q for q in quads if q.g in wanted)
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            count = write(quads, fmt, handle.write, quoted)  # type: ignore[arg-type]
+    if count == 0:
+        say(f"nothing to export: {scope(workspace, collection)} holds no triples")
+    elif output:
+        say(f"exported {count} quads to {output}")
+    else:
+        say(f"exported {count} quads from {scope(workspace, collection)}")
+
+
+@click.command("validate")
+@click.argument("uri", required=False)
+@workspace_option
+@collection_option
+@fails_cleanly
+def validate(uri: str | None, workspace: str, collection: str) -> None:
+    """Check a trace (URI given) or a collection against tgneo's SHACL shapes (strict PROV-O, TrustGraph structure).
+
+    \b
+    Validates the prov-profile export, quoted triples as rdf:Statement reification, with RDFS
+    inference from tgneo/rdf/ontology.ttl, using tgneo/rdf/shapes.ttl. Prints each violation
+    (node, property, message); exit status 1 when the data does not conform.
+    """
+    from tgneo.rdf.ontology import graph_of
+    from tgneo.rdf.ontology import validate as run_shapes
+    from tgneo.store import Store
+    from tgneo.store.rdfio import recover, stream_quads
 
     with Store.from_settings() as store:
-        quads = export_quads(store, workspace, collection, uri, profile)  # type: ignore[arg-type]
-    if not quads:
-        say(f"nothing to export: {scope(workspace, collection)} holds no triples")
+        recover(store, workspace, collection)
+        data = graph_of(stream_quads(store, workspace, collection, uri, "prov"))
+    if len(data) == 0:
+        say(f"nothing to validate: {scope(workspace, collection)} holds no triples")
         return
-    text = serialize(quads, fmt)
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as e:
-            raise BadRequest(f"cannot write {output}: {e.strerror}") from None
-        say(f"exported {len(quads)} quads to {output}")
-    else:
-        sys.stdout.write(text)
-        say(f"exported {len(quads)} quads from {scope(workspace, collection)}")
+    conforms, _, report = run_shapes(data)
+    what = uri or scope(workspace, collection)
+    if conforms:
+        say(f"{what} conforms: {len(data)} triples checked against the PROV-O and TrustGraph shapes")
+        return
+    click.echo(report.rstrip())
+    raise BadRequest(f"{what} does not conform to the shapes (violations listed above)")
 
 
-COMMANDS = [import_, export]
+COMMANDS = [import_, export, validate]

@@ -1,10 +1,10 @@
-// Purpose: statements of a collection for RDF export: all of them, or those with the ids in $ids plus every statement they nest.
-// Params: $workspace, $collection, $ids
-// Returns: id STRING, s STRING, s_kind STRING, p STRING, o STRING, o_kind STRING, o_datatype STRING, o_lang STRING, asserted_in LIST<STRING>
-MATCH (top:Statement {workspace: $workspace, collection: $collection})
-WHERE $ids IS NULL OR top.id IN $ids
-MATCH (top)-[:SUBJECT|OBJECT]->{0,8}(st:Statement)
-WITH DISTINCT st
-RETURN st.id AS id, st.s AS s, st.s_kind AS s_kind, st.p AS p, st.o AS o, st.o_kind AS o_kind,
-       st.o_datatype AS o_datatype, st.o_lang AS o_lang, coalesce(st.asserted_in, []) AS asserted_in
-ORDER BY id
+// Purpose: every asserted statement of a collection, streamed for RDF export, each with the statements nested in it (quoted triples), so each row decompiles on its own.
+// Params: $workspace, $collection
+// Returns: statement MAP (id, s, s_kind, p, o, o_kind, o_datatype, o_lang), asserted_in LIST<STRING>, nested LIST<MAP>
+MATCH (st:Statement {workspace: $workspace, collection: $collection})
+WHERE size(coalesce(st.asserted_in, [])) > 0
+RETURN st {.id, .s, .s_kind, .p, .o, .o_kind, .o_datatype, .o_lang} AS statement, st.asserted_in AS asserted_in,
+       CASE WHEN st.s_kind = 'triple' OR st.o_kind = 'triple' THEN COLLECT {
+         MATCH (st)-[:SUBJECT|OBJECT]->{1,100}(x:Statement)
+         RETURN DISTINCT x {.id, .s, .s_kind, .p, .o, .o_kind, .o_datatype, .o_lang}
+       } ELSE [] END AS nested

@@ -1,59 +1,116 @@
-// Purpose: write one compiled batch (a recorded step, or a slice of an import) in a single statement; writes nothing when a parent step is missing. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: resources, then statements, then the resources statements point at.
-// Params: $workspace, $collection, $parents, $resources, $entities, $links, $statements, $parts, $statement_links, $contents
-// Returns: missing LIST<STRING> (parents that are not recorded entities; non-empty means nothing was written)
+// Purpose: write one compiled batch (a recorded step, or a slice of an import) in a single statement; writes nothing when a parent step is missing or when the import it belongs to is no longer running. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: the import journal, resources, then statements, then the resources statements point at. With $import_id set (an import), every node the batch creates carries tg_import = $import_id, and every change to a node it did not create leaves an :ImportUndo record, so store.imports can commit or roll back the whole import later; $import_id null (the recorder) writes plainly and makes permanent any node an unfinished import created.
+// Params: $workspace, $collection, $import_id, $parents, $resources, $entities, $links, $statements, $parts (only the parts that are quoted triples: a new statement links its resources itself), $statement_links, $contents
+// Returns: missing LIST<STRING> (parents that are not recorded entities, or the import id when that import is not running; non-empty means nothing was written)
+OPTIONAL MATCH (journal:Import {workspace: $workspace, collection: $collection, id: $import_id})
+CALL (journal) {
+  WITH journal WHERE journal IS NOT NULL AND journal.state = 'running'
+  SET journal.heartbeat = datetime(), journal.batches = journal.batches + 1
+}
+WITH CASE WHEN $import_id IS NOT NULL AND (journal IS NULL OR journal.state <> 'running') THEN [$import_id] ELSE [] END AS stopped
 UNWIND (CASE WHEN size($parents) = 0 THEN [null] ELSE $parents END) AS parent_uri
 OPTIONAL MATCH (parent:Resource {workspace: $workspace, collection: $collection, uri: parent_uri})
-WITH collect(
+WITH stopped, collect(
   CASE WHEN parent_uri IS NOT NULL AND (parent IS NULL OR NOT (parent:Explain OR parent:Source))
   THEN parent_uri END
-) AS missing
+) AS missing_parents
+WITH stopped + missing_parents AS missing
 CALL (missing) {
   WITH missing WHERE size(missing) = 0
   CALL () {
     UNWIND $resources AS r
     MERGE (n:Resource {workspace: $workspace, collection: $collection, uri: r.uri})
-    ON CREATE SET n.kind = r.kind, n.graph = ''
+    ON CREATE SET n.kind = r.kind, n.graph = '', n.tg_import = $import_id
+    WITH n WHERE n.tg_import IS NOT NULL AND n.tg_import <> coalesce($import_id, '')
+    CALL (n) {
+      WITH n WHERE $import_id IS NULL
+      REMOVE n.tg_import
+    }
+    CALL (n) {
+      WITH n WHERE $import_id IS NOT NULL
+      SET n.tg_import = n.tg_import
+      MERGE (u:ImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'claim:r:' + n.uri})
+      ON CREATE SET u.undo_kind = 'claim', u.undo_target = 'resource', u.undo_ref = n.uri
+    }
   }
   CALL () {
     UNWIND $statements AS st
     MERGE (n:Statement {workspace: $workspace, collection: $collection, id: st.id})
-    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted
-    WITH n, [g IN st.asserted WHERE NOT g IN coalesce(n.asserted_in, [])] AS fresh
+    ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted, n.tg_import = $import_id, n.tg_new = true
+    WITH n, st
+    CALL (n, st) {
+      WITH n, st WHERE n.tg_new
+      REMOVE n.tg_new
+      WITH n, st
+      MATCH (p:Resource {workspace: $workspace, collection: $collection, uri: st.props.p})
+      CREATE (n)-[:PREDICATE]->(p)
+      WITH n, st
+      CALL (n, st) {
+        WITH n, st WHERE st.props.s_kind IN ['iri', 'bnode']
+        MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: st.props.s})
+        CREATE (n)-[:SUBJECT]->(r)
+      }
+      CALL (n, st) {
+        WITH n, st WHERE st.props.o_kind IN ['iri', 'bnode']
+        MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: st.props.o})
+        CREATE (n)-[:OBJECT]->(r)
+      }
+    }
+    WITH n, st, [g IN st.asserted WHERE NOT g IN coalesce(n.asserted_in, [])] AS fresh
     CALL (n, fresh) {
       WITH n, fresh WHERE size(fresh) > 0
       SET n.asserted_in = coalesce(n.asserted_in, []) + fresh
+    }
+    CALL (n, fresh) {
+      WITH n, fresh WHERE size(fresh) > 0 AND $import_id IS NOT NULL AND coalesce(n.tg_import, '') <> $import_id
+      MERGE (u:ImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'graphs:' + n.id})
+      ON CREATE SET u.undo_kind = 'graphs', u.undo_target = 'statement', u.undo_ref = n.id, u.undo_graphs = []
+      SET u.undo_graphs = u.undo_graphs + fresh
+    }
+    CALL (n) {
+      WITH n WHERE n.tg_import IS NOT NULL AND n.tg_import <> coalesce($import_id, '')
+      CALL (n) {
+        WITH n WHERE $import_id IS NULL
+        REMOVE n.tg_import
+      }
+      CALL (n) {
+        WITH n WHERE $import_id IS NOT NULL
+        SET n.tg_import = n.tg_import
+        MERGE (u:ImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'claim:s:' + n.id})
+        ON CREATE SET u.undo_kind = 'claim', u.undo_target = 'statement', u.undo_ref = n.id
+      }
     }
   }
   CALL () {
     UNWIND $parts AS part
     MATCH (n:Statement {workspace: $workspace, collection: $collection, id: part.statement})
-    CALL (n, part) {
-      WITH n, part WHERE part.uri IS NOT NULL
-      MATCH (r:Resource {workspace: $workspace, collection: $collection, uri: part.uri})
-      MERGE (n)-[:$(part.role)]->(r)
-    }
-    CALL (n, part) {
-      WITH n, part WHERE part.nested IS NOT NULL
-      MATCH (r:Statement {workspace: $workspace, collection: $collection, id: part.nested})
-      MERGE (n)-[:$(part.role)]->(r)
-    }
+    MATCH (r:Statement {workspace: $workspace, collection: $collection, id: part.nested})
+    MERGE (n)-[:$(part.role)]->(r)
   }
   CALL () {
     UNWIND $entities AS e
     MATCH (n:Resource {workspace: $workspace, collection: $collection, uri: e.uri})
+    CALL (n, e) {
+      WITH n, e WHERE $import_id IS NOT NULL AND coalesce(n.tg_import, '') <> $import_id
+      MERGE (u:ImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'entity:' + n.uri})
+      ON CREATE SET u += properties(n), u.undo_kind = 'entity', u.undo_target = 'resource', u.undo_ref = n.uri,
+        u.undo_labels = [label IN e.labels WHERE NOT label IN labels(n)]
+      ON MATCH SET u.undo_labels = u.undo_labels + [label IN e.labels WHERE NOT label IN labels(n)]
+    }
     SET n:$(e.labels), n += e.props, n.graph = e.graph
   }
   CALL () {
     UNWIND $links AS l
     MATCH (a:Resource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (b:Resource {workspace: $workspace, collection: $collection, uri: l.to})
-    MERGE (a)-[:$(l.type)]->(b)
+    MERGE (a)-[r:$(l.type)]->(b)
+    ON CREATE SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
   }
   CALL () {
     UNWIND $statement_links AS l
     MATCH (a:Resource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (s:Statement {workspace: $workspace, collection: $collection, id: l.statement})
-    MERGE (a)-[:$(l.type)]->(s)
+    MERGE (a)-[r:$(l.type)]->(s)
+    ON CREATE SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
   }
   CALL () {
     UNWIND $contents AS ct

@@ -41,7 +41,7 @@ from rdflib.term import BNode, Literal, Node, URIRef
 from tgneo import vocab
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
 
 __all__ = ["RDFSyntaxError", "isomorphic", "n3", "parse", "serialize"]
 
@@ -124,13 +124,18 @@ def n3(term: Subject | Object) -> str:
             raise MappingError(f"blank node {str(term)!r} has no valid N-Triples label")
         return f"_:{term}"
     if isinstance(term, Literal):
-        lexical = f'"{_escape_literal(str(term))}"'
-        if term.language:
-            return f"{lexical}@{term.language}"
-        if term.datatype is not None:
-            return f"{lexical}^^<{_escape_iri(str(term.datatype))}>"
-        return lexical
+        return literal_n3(term)
     raise MappingError(f"{term!r} is not an RDF term")
+
+
+def literal_n3(term: Literal, iri: Callable[[str], str] | None = None) -> str:
+    """A literal in N-Triples/Turtle syntax; ``iri`` spells its datatype (``<…>`` by default, or a prefixed name)."""
+    lexical = f'"{_escape_literal(str(term))}"'
+    if term.language:
+        return f"{lexical}@{term.language}"
+    if term.datatype is not None:
+        return f"{lexical}^^{iri(str(term.datatype)) if iri else f'<{_escape_iri(str(term.datatype))}>'}"
+    return lexical
 
 
 def isomorphic(a: Iterable[Quad], b: Iterable[Quad]) -> bool:
@@ -184,6 +189,17 @@ _BINDINGS = (
 """Prefixes tgneo's Turtle and TriG use, so exports read like TrustGraph's vocabulary."""
 
 
+def check_iri(iri: str) -> None:
+    """Refuse an IRI holding a character no IRI may hold (a space, ``<``, ``>``, …), however it got in.
+
+    Readers refuse such characters raw and escaped alike, so writers refuse them too: what tgneo
+    writes, it reads back.
+    """
+    bad = _IRI_FORBIDDEN.search(iri)
+    if bad is not None:
+        raise MappingError(f"<{iri[:80]}> holds U+{ord(bad.group()):04X}, which no IRI may hold")
+
+
 def _escape_iri(iri: str) -> str:
     """An IRI with the characters N-Triples forbids inside ``<…>`` written as ``\\uXXXX``."""
     if not _IRI_FORBIDDEN.search(iri):
@@ -222,6 +238,9 @@ def _check_quad(quad: Quad) -> None:
         raise MappingError(f"{quad.o!r} is not an RDF term")
     if not isinstance(quad.g, str):
         raise MappingError(f"graph name {quad.g!r} must be an IRI string ('' for the default graph)")
+    for iri in (quad.s, quad.p, quad.o, URIRef(quad.g)):
+        if isinstance(iri, URIRef):
+            check_iri(iri)
     for term in (quad.s, quad.o):
         if isinstance(term, QuotedTriple):
             _check_quad(Quad(term.s, term.p, term.o))
@@ -265,17 +284,24 @@ class _LineReader:
         self.line_no = 0
         self.text = ""
         self.pos = 0
+        self.depth = 0
 
     def read(self, text: str) -> list[Quad]:
         # split on LF only: str.splitlines() would also break at U+2028 etc., which literals may hold
         seen: dict[Quad, None] = {}
         for line_no, raw in enumerate(text.split("\n"), start=1):
-            self.line_no, self.text, self.pos = line_no, raw.removesuffix("\r"), 0
-            self._space()
-            if self._at_end():
-                continue
-            seen.setdefault(self._statement())
+            quad = self.line(line_no, raw)
+            if quad is not None:
+                seen.setdefault(quad)
         return list(seen)
+
+    def line(self, line_no: int, raw: str) -> Quad | None:
+        """The statement on one line (without its LF), or ``None`` for a blank or comment line."""
+        self.line_no, self.text, self.pos, self.depth = line_no, raw.removesuffix("\r"), 0, 0
+        self._space()
+        if self._at_end():
+            return None
+        return self._statement()
 
     # -- structure
 
@@ -342,6 +368,9 @@ class _LineReader:
     def _quoted(self) -> QuotedTriple:
         column = self.pos + 1
         triple_term = self._peek(3) == "<<("  # RDF 1.2 spelling, read as the same quoted triple
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self._fail(f"quoted triples nest deeper than {MAX_NESTING} levels")
         self.pos += 3 if triple_term else 2
         s = self._subject()
         p = self._predicate()
@@ -351,6 +380,7 @@ class _LineReader:
         if self._peek(len(closing)) != closing:
             self._fail(f"expected '{closing}' to close the << opened at column {column}, found {self._found()}")
         self.pos += len(closing)
+        self.depth -= 1
         return QuotedTriple(s, p, o)
 
     # -- terms
@@ -365,11 +395,14 @@ class _LineReader:
         if bad and bad.group() == "\\":
             self._fail("only \\uXXXX and \\UXXXXXXXX escapes are allowed in an IRI")
         if bad:
-            self._fail(
-                f"character U+{ord(bad.group()):04X} is not allowed in an IRI; write it as \\u{ord(bad.group()):04X}"
-            )
-        # an escaped character is taken as meant, even one that may not appear raw: the writer escapes those
+            self.pos = start + 1 + bad.start()
+            self._fail(f"character U+{ord(bad.group()):04X} is not allowed in an IRI")
         body = _UCHAR.sub(self._uchar_match, raw) if "\\" in raw else raw
+        # an escape spells a character, it does not make an illegal one legal (RDF 1.1 N-Triples §2.3)
+        bad = _IRI_FORBIDDEN.search(body) if body is not raw else None
+        if bad:
+            self.pos = start + 1
+            self._fail(f"the escape for U+{ord(bad.group()):04X} spells a character that is not allowed in an IRI")
         if not _SCHEME.match(body):
             self._fail(f"relative IRI <{body}>: {self.syntax} needs absolute IRIs")
         self.pos = end + 1
@@ -427,7 +460,7 @@ class _LineReader:
             self.pos += 2
             if self._peek(1) != "<":
                 self._fail(f"expected a datatype <iri> after '^^', found {self._found()}")
-            return Literal(lexical, datatype=self._iri())
+            return Literal(lexical, datatype=self._iri(), normalize=False)
         return Literal(lexical)
 
     # -- lexing
@@ -636,8 +669,21 @@ def _rdflib_quads(ds: Dataset) -> Iterator[tuple[Node, Node, Node, Node | None]]
 
 
 def _parse_rdflib(ds: Dataset, text: str, rdflib_format: str, base: str) -> None:
-    with _rdflib_quietly():
-        ds.parse(data=text, format=rdflib_format, publicID=base)
+    """rdflib's parse, keeping every literal's lexical form as written (``"007"``, ``…Z``).
+
+    rdflib normalises typed literals by default (``"2025-06-01T10:15:30Z"^^xsd:dateTime`` becomes
+    ``…+00:00``), which would make an import → export round trip inexact. The switch is
+    process-wide, so it is turned off only for the parse.
+    """
+    import rdflib
+
+    saved = rdflib.NORMALIZE_LITERALS
+    rdflib.NORMALIZE_LITERALS = False
+    try:
+        with _rdflib_quietly():
+            ds.parse(data=text, format=rdflib_format, publicID=base)
+    finally:
+        rdflib.NORMALIZE_LITERALS = saved
 
 
 def _explain(error: Exception) -> tuple[int | None, str]:

@@ -15,6 +15,14 @@ from rdflib.term import BNode, Literal, URIRef
 
 DEFAULT_GRAPH = ""
 
+MAX_NESTING = 100
+"""The deepest a quoted triple may nest (``<< << … >> p o >>`` counts 2), in every reader and writer.
+
+Readers refuse deeper input with a syntax error naming the line and column; the compiler refuses a
+deeper term built in Python. 100 is far past anything provenance needs (TrustGraph nests one level)
+and keeps every recursive walk (rendering, hashing, isomorphism) far inside Python's recursion limit,
+so what tgneo writes, it always reads back."""
+
 
 @dataclass(frozen=True, slots=True)
 class QuotedTriple:
@@ -44,3 +52,16 @@ class Quad(NamedTuple):
 
 
 Triple: TypeAlias = tuple[Subject, URIRef, Object]
+
+
+def nesting(term: object) -> int:
+    """How deep quoted triples nest in ``term`` (0 for a plain term), measured without recursion."""
+    deepest, stack = 0, [(term, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, QuotedTriple):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.append((node.s, depth))
+            stack.append((node.o, depth))
+    return deepest

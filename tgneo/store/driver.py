@@ -160,6 +160,23 @@ class Store:
         """Run one read query (read routing) as its own transaction and return its records."""
         return self._retrying(f"running {query.name}", READ, lambda session: list(session.run(query.text, params)))
 
+    def stream(self, query: CypherQuery, **params: Any) -> Iterator[neo4j.Record]:
+        """Yield a read query's records as Neo4j sends them, inside one read transaction (one snapshot).
+
+        For results too large to hold (an export of a whole collection): the driver fetches records in
+        batches while the caller consumes them, so memory stays flat. Unlike :meth:`read` this is not
+        retried, since records may already have been handed out; a failure raises ``StoreError`` or
+        ``StoreUnavailable`` from wherever the caller is in the iteration.
+        """
+        action = f"running {query.name}"
+        with (
+            translate_errors(action, self.uri),
+            self.driver.session(database=self.database, default_access_mode=READ, fetch_size=2000) as session,
+            session.begin_transaction() as tx,
+        ):
+            yield from tx.run(query.text, params)
+            self._reached = True
+
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
         """Run one write query as its own transaction — atomic, as every single statement is — and return its records.
 

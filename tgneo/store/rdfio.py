@@ -1,28 +1,64 @@
-"""Quads into and out of Neo4j: the storage half of ``tgneo import`` and ``tgneo export``.
+"""Files into and out of Neo4j, streamed: the storage half of ``tgneo import`` and ``tgneo export``.
 
-Import compiles quads with the same mapping-driven compiler the recorder uses and writes them in
-batches of whole subjects (an entity's triples are never split across transactions, so every batch
-is a consistent set of nodes). Export reads entities and statements back and decompiles them in the
-requested profile; for the ``trustgraph`` profile, TrustGraph-produced RDF comes back as exactly the
-same quads.
+**Import** (:func:`import_file`) reads the file twice and never holds it:
+
+1. *Check*: every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
+   (``rdf.profiles.fold``) and checked against Neo4j's index limits; a syntax error or a value Neo4j
+   would refuse stops the import here, naming line and column, before anything is written. The
+   quads of provenance subjects are spilled, one canonical line each, into an external sort, so that
+   the second pass meets each entity's quads together (an entity is never split across batches).
+2. *Write*: under a journal (``store.imports``), the knowledge-graph quads stream from the file and
+   the provenance quads from the sort, in batches of whole subjects, each one transaction through
+   ``writer.write_batch``. Any failure rolls the whole import back; if Neo4j itself is gone, the
+   next import or export into the collection finishes the rollback (:func:`recover`).
+
+Quoted triples written as standard reification by ``tgneo export --quoted reification``
+(``urn:tgneo:triple:…`` IRIs) are read back as the quoted triples they stand for; that map is the
+one thing held in memory, one entry per such triple.
+
+**Export** (:func:`stream_quads`) iterates Neo4j results inside one read transaction and yields quads
+as rows arrive (``graphmodel.Decompiler``); ``rdf.writer`` writes them as they come.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from tgneo.errors import BadRequest, TraceNotFound
-from tgneo.graphmodel import Profile, StoredEntity, StoredStatement, compile_quads, decompile
-from tgneo.rdf.terms import Quad
+from rdflib.term import URIRef
+
+from tgneo.errors import BadRequest, EmptyImport, MappingError, TgneoError, TraceNotFound, ValueTooLarge
+from tgneo.graphmodel import (
+    INDEX_KEY_BYTES,
+    Decompiler,
+    Profile,
+    StoredEntity,
+    StoredStatement,
+    compile_quads,
+    too_large,
+)
+from tgneo.rdf.extsort import sorted_unique
+from tgneo.rdf.formats import Format, get_format
+from tgneo.rdf.profiles import fold
+from tgneo.rdf.reader import file_digest, locate, read_quads
+from tgneo.rdf.star import _LineReader, _nquads_line
+from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.writer import REIFIED_PREFIX
+from tgneo.store import imports
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
 from tgneo.store.writer import check_scope, write_batch
-from tgneo.vocab import PROVENANCE_GRAPHS
+from tgneo.uris import edge_id
+from tgneo.vocab import PROVENANCE_GRAPHS, RDF
 
 Progress = Callable[[int], None]
+_REIFICATION = {RDF.subject: "s", RDF.predicate: "p", RDF.object: "o"}
 
 
 @dataclass(frozen=True)
@@ -33,23 +69,228 @@ class ImportStats:
     batches: int
 
 
-def _batches(quads: list[Quad], size: int) -> Iterable[list[Quad]]:
-    """Slices of about ``size`` quads that never split the provenance triples of one subject."""
-    groups: dict[object, list[Quad]] = defaultdict(list)
-    singles: list[list[Quad]] = []
-    for q in quads:
-        if q.g in PROVENANCE_GRAPHS:
-            groups[q.s].append(q)
-        else:
-            singles.append([q])
-    batch: list[Quad] = []
-    for group in [*groups.values(), *singles]:
-        batch.extend(group)
-        if len(batch) >= size:
+# ------------------------------------------------------------------------------------------ import
+@dataclass
+class _Checked:
+    """What the check pass learned: how many quads, the spilled provenance lines, reified triples."""
+
+    quads: int = 0
+    provenance: list[str] = field(default_factory=list)
+    reified: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class _Import:
+    def __init__(self, path: Path, fmt: Format, base: str | None, workspace: str, collection: str) -> None:
+        self.path, self.fmt, self.base = path, fmt, base
+        self.workspace, self.collection = workspace, collection
+        self.digest = file_digest(path)
+        self.reified: dict[str, QuotedTriple] = {}
+
+    def quads(self) -> Iterator[Quad]:
+        """The file's quads as they will be stored: scoped blank nodes, ``prov`` profile folded."""
+        for quad in read_quads(self.path, self.fmt, base=self.base, scope=self.digest):
+            folded = fold(quad)
+            if folded is not None:
+                yield folded
+
+    def check(self) -> tuple[int, Iterator[str]]:
+        """Pass 1: everything parses and fits; provenance quads go to an external sort."""
+        count = 0
+        parts: dict[str, dict[str, Any]] = {}
+
+        def provenance() -> Iterator[str]:
+            nonlocal count
+            for quad in self.quads():
+                if self._reification(quad, parts):
+                    continue
+                big = too_large(quad, self.workspace, self.collection)
+                if big is not None:
+                    self._refuse(big)
+                count += 1
+                if quad.g in PROVENANCE_GRAPHS:
+                    yield _nquads_line(quad)
+
+        lines = sorted_unique(provenance())
+        first = next(lines, None)  # runs the whole check pass before anything is written
+        self.reified = _resolve(parts)
+        rest = lines if first is None else _chain(first, lines)
+        return count, rest
+
+    def _reification(self, quad: Quad, parts: dict[str, dict[str, Any]]) -> bool:
+        if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
+            return False
+        key = str(quad.s)
+        if quad.p == RDF.type and quad.o == RDF.Statement:
+            parts.setdefault(key, {})
+            return True
+        role = _REIFICATION.get(quad.p)
+        if role is None:
+            return False
+        parts.setdefault(key, {})[role] = quad.o
+        return True
+
+    def _refuse(self, value: str) -> None:
+        where = locate(self.path, value[-60:])
+        at = f"line {where[0]}, column {where[1]}: " if where else ""
+        raise ValueTooLarge(
+            f"{self.fmt.name} {at}a term of {len(value.encode())} bytes ({value[:60]}…) is longer than Neo4j can "
+            f"index with its workspace and collection (at most {INDEX_KEY_BYTES} bytes); nothing was imported"
+        )
+
+    def batches(self, provenance: Iterator[str], size: int) -> Iterator[list[Quad]]:
+        """Pass 2: knowledge-graph quads from the file, then provenance quads grouped by subject."""
+        batch: list[Quad] = []
+        for quad in self.quads():
+            if quad.g in PROVENANCE_GRAPHS or _is_reification(quad):
+                continue
+            batch.append(self._substitute(quad))
+            if len(batch) >= size:
+                yield batch
+                batch = []
+        reader = _LineReader("nquads", True)
+        subject: object = None
+        for number, line in enumerate(provenance, start=1):
+            read = reader.line(number, line.rstrip("\n"))
+            if read is None:
+                continue
+            quad = read
+            if len(batch) >= size and quad.s != subject:
+                yield batch
+                batch = []
+            batch.append(self._substitute(quad))
+            subject = quad.s
+        if batch:
             yield batch
-            batch = []
-    if batch:
-        yield batch
+
+    def _substitute(self, quad: Quad) -> Quad:
+        if not self.reified:
+            return quad
+        return Quad(self._term(quad.s), quad.p, self._term(quad.o), quad.g)  # type: ignore[arg-type]
+
+    def _term(self, term: Subject | Object) -> Subject | Object:
+        if isinstance(term, URIRef) and str(term) in self.reified:
+            return self.reified[str(term)]
+        if isinstance(term, QuotedTriple):
+            return QuotedTriple(self._term(term.s), term.p, self._term(term.o))  # type: ignore[arg-type]
+        return term
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _is_reification(quad: Quad) -> bool:
+    if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
+        return False
+    return (quad.p == RDF.type and quad.o == RDF.Statement) or quad.p in _REIFICATION
+
+
+def _resolve(parts: dict[str, dict[str, Any]]) -> dict[str, QuotedTriple]:
+    """The quoted triple each ``urn:tgneo:triple:…`` IRI stands for, checked against its edge id."""
+    done: dict[str, QuotedTriple] = {}
+
+    def term(value: Any, trail: tuple[str, ...]) -> Any:
+        if isinstance(value, URIRef) and str(value) in parts:
+            return triple(str(value), trail)
+        return value
+
+    def triple(key: str, trail: tuple[str, ...]) -> QuotedTriple:
+        if key in done:
+            return done[key]
+        if key in trail:
+            raise MappingError(f"reified triple <{key}> refers to itself")
+        found = parts[key]
+        if set(found) != {"s", "p", "o"}:
+            raise MappingError(f"reified triple <{key}> needs exactly rdf:subject, rdf:predicate and rdf:object")
+        t = QuotedTriple(term(found["s"], (*trail, key)), found["p"], term(found["o"], (*trail, key)))
+        if REIFIED_PREFIX + edge_id(t.s, t.p, t.o) != key:
+            raise MappingError(f"reified triple <{key}> does not describe the triple its IRI names")
+        done[key] = t
+        return t
+
+    for key in parts:
+        triple(key, ())
+    return done
+
+
+def import_file(
+    store: Store,
+    workspace: str,
+    collection: str,
+    path: str | os.PathLike[str],
+    fmt: Format,
+    *,
+    base: str | None = None,
+    batch_size: int = 5000,
+    writers: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportStats:
+    """Import a file all or nothing (see the module docstring).
+
+    Args:
+        writers: batches written at once, each in its own transaction (Neo4j runs a transaction on
+            one core; rows are sorted so concurrent batches lock in one order, and the store retries
+            the rare deadlock). While one batch is written the next is parsed and compiled.
+        progress: called with ``(quads written so far, total)`` after each batch.
+
+    Raises:
+        RDFSyntaxError: the file does not parse (line, column); nothing written.
+        ValueTooLarge: a term Neo4j could not index (line, column); nothing written.
+        EmptyImport: the file holds no triples; nothing written.
+        StoreError: writing failed; the import was rolled back (or will be, by the next recovery).
+    """
+    check_scope(workspace, collection)
+    if batch_size < 1:
+        raise BadRequest(f"batch size must be at least 1, not {batch_size}")
+    job = _Import(Path(path), fmt, base, workspace, collection)
+    total, provenance = job.check()
+    if total == 0:
+        raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
+    recover(store, workspace, collection)
+    import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
+    written = batches = 0
+
+    def write(batch: list[Quad]) -> int:
+        write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
+                    import_id=import_id)  # fmt: skip
+        return len(batch)
+
+    try:
+        with ThreadPoolExecutor(max_workers=writers, thread_name_prefix="tgneo-import") as pool:
+            pending: deque[Future[int]] = deque()
+            for batch in job.batches(provenance, batch_size):
+                pending.append(pool.submit(write, batch))
+                while len(pending) >= writers:  # bounded: at most `writers` batches in memory
+                    written += pending.popleft().result()
+                    batches += 1
+                    if progress:
+                        progress(written, total)
+            while pending:
+                written += pending.popleft().result()
+                batches += 1
+                if progress:
+                    progress(written, total)
+        imports.commit(store, workspace, collection, import_id)
+    except BaseException as e:
+        _abandon(store, workspace, collection, import_id, e)
+        raise
+    return ImportStats(written, batches)
+
+
+def _abandon(store: Store, workspace: str, collection: str, import_id: str, error: BaseException) -> None:
+    """Roll a failed import back now if Neo4j lets us; otherwise the next recovery will."""
+    try:
+        imports.rollback(store, workspace, collection, import_id)
+    except TgneoError as e:
+        if isinstance(error, TgneoError):
+            error.args = (f"{error}; the partial import {import_id} could not be rolled back yet ({e}): it will be "
+                          "removed by the next import or export into this collection",)  # fmt: skip
+
+
+def recover(store: Store, workspace: str, collection: str) -> list[imports.Unfinished]:
+    """Finish or undo abandoned imports into the collection (``store.imports.recover``)."""
+    return imports.recover(store, workspace, collection)
 
 
 def import_quads(
@@ -60,59 +301,76 @@ def import_quads(
     batch_size: int = 2000,
     progress: Progress | None = None,
 ) -> ImportStats:
-    """Write quads into ``workspace``/``collection``; each batch is one transaction."""
-    check_scope(workspace, collection)
-    if batch_size < 1:
-        raise BadRequest(f"batch size must be at least 1, not {batch_size}")
-    all_quads = list(dict.fromkeys(quads))
-    batches = 0
-    for batch in _batches(all_quads, batch_size):
-        write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads")
-        batches += 1
-        if progress:
-            progress(len(batch))
-    return ImportStats(len(all_quads), batches)
+    """Import quads already in memory (tests, the HTTP API) with the same all-or-nothing guarantee."""
+    import tempfile
+
+    from tgneo.rdf.writer import write
+
+    with tempfile.TemporaryDirectory(prefix="tgneo-import-") as folder:
+        path = Path(folder) / "quads.nq"
+        with open(path, "w", encoding="utf-8") as handle:
+            write(quads, "nquads", handle.write)
+
+        def report(done: int, total: int) -> None:
+            if progress:
+                progress(done)
+
+        stats = import_file(store, workspace, collection, path, get_format("nquads"), batch_size=batch_size,
+                            progress=report)  # fmt: skip
+    return stats
+
+
+# ------------------------------------------------------------------------------------------ export
+def _statement(row: Any, asserted: bool = False, asserted_in: Iterable[str] = ()) -> StoredStatement:
+    return StoredStatement(
+        id=row["id"], s=row["s"], s_kind=row["s_kind"], p=row["p"], o=row["o"], o_kind=row["o_kind"],
+        o_datatype=row["o_datatype"], o_lang=row["o_lang"], asserted_in=tuple(asserted_in) if asserted else (),
+    )  # fmt: skip
+
+
+def stream_quads(
+    store: Store,
+    workspace: str,
+    collection: str,
+    uri: str | Iterable[str] | None = None,
+    profile: Profile = "prov",
+) -> Iterator[Quad]:
+    """Every quad of a collection, or of the traces rooted at ``uri`` (one URI or several), in ``profile``,
+    as Neo4j sends rows.
+
+    Raises:
+        TraceNotFound: a URI is not the root of a trace in this workspace and collection.
+    """
+    decompiler = Decompiler(profile)
+    uris: list[str] | None = None
+    if uri is not None:
+        uris = []
+        for root in [uri] if isinstance(uri, str) else list(uri):
+            members = store.read(Q.trace_members, workspace=workspace, collection=collection, uri=root)
+            if not members:
+                raise TraceNotFound(f"no trace {root!r} in workspace {workspace!r}, collection {collection!r}")
+            uris += [m for m in members[0]["uris"] if m not in uris]
+    for r in store.stream(Q.export_entities, workspace=workspace, collection=collection, uris=uris):
+        entity = StoredEntity(
+            uri=r["uri"], kind=r["kind"] or "iri", graph=r["graph"], labels=tuple(r["labels"]),
+            props=native(r["props"]), links=tuple((t, k or "iri", u) for t, k, u in r["links"]),
+            statement_links=tuple((t, sid) for t, sid in r["statement_links"]),
+        )  # fmt: skip
+        yield from decompiler.entity(entity, {s["id"]: _statement(s) for s in r["statements"]})
+    if uri is not None:
+        return
+    for r in store.stream(Q.export_statements, workspace=workspace, collection=collection):
+        st = _statement(r["statement"], True, r["asserted_in"])
+        nested = {s["id"]: _statement(s) for s in r["nested"]}
+        yield from decompiler.statement(st, nested)
 
 
 def export_quads(
     store: Store,
     workspace: str,
     collection: str,
-    uri: str | None = None,
-    profile: Profile = "trustgraph",
+    uri: str | Iterable[str] | None = None,
+    profile: Profile = "prov",
 ) -> list[Quad]:
-    """Every quad of a collection, or of the trace rooted at ``uri``, in ``profile``."""
-    uris: list[str] | None = None
-    ids: list[str] | None = None
-    if uri is not None:
-        members = store.read(Q.trace_members, workspace=workspace, collection=collection, uri=uri)
-        if not members:
-            raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
-        uris, ids = list(members[0]["uris"]), list(members[0]["statement_ids"])
-    entities = [
-        StoredEntity(
-            uri=r["uri"],
-            kind=r["kind"] or "iri",
-            graph=r["graph"],
-            labels=tuple(r["labels"]),
-            props=native(r["props"]),
-            links=tuple((t, k or "iri", u) for t, k, u in r["links"]),
-            statement_links=tuple((t, sid) for t, sid in r["statement_links"]),
-        )
-        for r in store.read(Q.export_entities, workspace=workspace, collection=collection, uris=uris)
-    ]
-    statements = [
-        StoredStatement(
-            id=r["id"],
-            s=r["s"],
-            s_kind=r["s_kind"],
-            p=r["p"],
-            o=r["o"],
-            o_kind=r["o_kind"],
-            o_datatype=r["o_datatype"],
-            o_lang=r["o_lang"],
-            asserted_in=tuple(r["asserted_in"]) if uri is None else (),
-        )
-        for r in store.read(Q.export_statements, workspace=workspace, collection=collection, ids=ids)
-    ]
-    return decompile(entities, statements, profile)
+    """:func:`stream_quads` as a list, for callers that want everything at once (small traces, tests)."""
+    return list(stream_quads(store, workspace, collection, uri, profile))

@@ -70,6 +70,12 @@ SCHEMA: tuple[SchemaItem, ...] = (
     SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
     # Retrieval: entities by name (GraphRAG's exploration by full text).
     SchemaItem(ENTITY_NAME_INDEX, "fulltext", Label.RESOURCE, ("name",)),
+    # Atomic imports (store.imports): the journal, and what an unfinished import created or changed.
+    SchemaItem("tgneo_import_key", "unique", Label.IMPORT, ("workspace", "collection", "id")),
+    SchemaItem("tgneo_resource_import", "range", Label.RESOURCE, ("workspace", "collection", "tg_import")),
+    SchemaItem("tgneo_statement_import", "range", Label.STATEMENT, ("workspace", "collection", "tg_import")),
+    SchemaItem("tgneo_undo_import", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_import")),
+    SchemaItem("tgneo_undo_key", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_key")),
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
+from tgneo.errors import ImportAborted, InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
 from tgneo.graphmodel import WriteBatch
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -24,10 +24,14 @@ def check_scope(workspace: object, collection: object) -> None:
             raise InvalidEntity(f"{name} must be a non-empty string, not {value!r}")
 
 
-def batch_params(workspace: str, collection: str, batch: WriteBatch, parents: Iterable[str] = ()) -> dict[str, Any]:
+def batch_params(
+    workspace: str, collection: str, batch: WriteBatch, parents: Iterable[str] = (), import_id: str | None = None
+) -> dict[str, Any]:
     """The parameters of ``record_batch`` for ``batch`` in ``workspace``/``collection`` (scope checked)."""
     check_scope(workspace, collection)
-    params: dict[str, Any] = {"workspace": workspace, "collection": collection, "parents": list(parents)}
+    params: dict[str, Any] = {
+        "workspace": workspace, "collection": collection, "parents": list(parents), "import_id": import_id,
+    }  # fmt: skip
     params.update(batch.params())
     return params
 
@@ -40,6 +44,7 @@ def write_batch(
     *,
     parents: Iterable[str] = (),
     what: str = "writing",
+    import_id: str | None = None,
 ) -> None:
     """Write ``batch`` into ``workspace``/``collection`` as one transaction: all of it, or nothing.
 
@@ -50,13 +55,16 @@ def write_batch(
     Args:
         parents: URIs of steps that must already be recorded entities (the step's ``parents``).
         what: How the write is named in errors (``"recording focus urn:…"``).
+        import_id: The import this batch belongs to (``store.imports``): what it creates is marked
+            with it and what it changes is recorded, so the whole import can be rolled back.
 
     Raises:
         ParentNotFound: a parent is not recorded in this workspace and collection (nothing written).
+        ImportAborted: ``import_id`` is no longer running (recovery rolled it back; nothing written).
         StoreUnavailable: Neo4j cannot be reached (nothing written).
         RecordingFailed: Neo4j refused the write (nothing written).
     """
-    params = batch_params(workspace, collection, batch, parents)
+    params = batch_params(workspace, collection, batch, parents, import_id)
     try:
         records = store.write(Q.record_batch, **params)
     except StoreUnavailable:
@@ -64,5 +72,7 @@ def write_batch(
     except StoreError as e:
         raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
     missing = list(records[0]["missing"]) if records else []
+    if import_id is not None and import_id in missing:
+        raise ImportAborted(f"{what}: import {import_id} is no longer running (it was rolled back); nothing written")
     if missing:
         raise ParentNotFound(f"{what}: parent step(s) not recorded in {workspace}/{collection}: {', '.join(missing)}")

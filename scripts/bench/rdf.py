@@ -1,0 +1,169 @@
+"""Benchmark the RDF bridge side by side in one run: import speed against rdflib-neo4j, and memory at two sizes.
+
+    .venv/bin/python scripts/bench/rdf.py [--quick]
+
+Against the Neo4j of ``NEO4J_URI`` (same server, same moment for both importers), with a generated
+knowledge graph in N-Triples (labels with language tags, integers, doubles, dates, plain strings,
+IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth that size:
+
+* ``import_vs_rdflib_neo4j``: seconds rdflib-neo4j (Neo4j Labs' RDFLib store, PyPI ``rdflib-neo4j``,
+  installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds ``tgneo import``
+  takes. rdflib-neo4j MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host
+  unique to this run, and the run adds a temporary index on ``:Resource(uri)`` (what its own docs
+  ask for; a uniqueness constraint is impossible on a shared database) and drops it afterwards.
+* ``import_memory_large_vs_small`` / ``export_memory_large_vs_small``: peak RSS of ``tgneo import`` /
+  ``tgneo export`` (separate processes, ``ru_maxrss`` of the child) for the large file ÷ for the small.
+
+Every collection is ``bench-*`` and is deleted at the end. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def generate(path: Path, triples: int, host: str) -> None:
+    """A knowledge graph: ~6 triples per entity, several datatypes and language tags."""
+    entities = max(1, triples // 6)
+    with open(path, "w", encoding="utf-8") as out:
+        n = 0
+        i = 0
+        while n < triples:
+            s = f"<http://{host}/e/{i}>"
+            lines = [
+                f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "Entity {i}"@en .\n',
+                f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "Entité {i}"@fr .\n',
+                f'{s} <http://{host}/p/age> "{i % 97}"^^<{XSD}integer> .\n',
+                f'{s} <http://{host}/p/weight> "{(i % 1000) / 7:.3f}"^^<{XSD}double> .\n',
+                f'{s} <http://{host}/p/born> "19{i % 90 + 10}-0{i % 9 + 1}-1{i % 9}"^^<{XSD}date> .\n',
+                f"{s} <http://{host}/p/knows> <http://{host}/e/{(i * 7919) % entities}> .\n",
+            ]
+            for line in lines[: triples - n]:
+                out.write(line)
+            n += len(lines[: triples - n])
+            i += 1
+
+
+def tgneo_timed(args: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Seconds and peak RSS (KiB) of one tgneo command, measured with wait4 on that child alone."""
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "tgneo.cli", *args], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if status != 0:
+        raise SystemExit(f"tgneo {' '.join(args)} failed: {err[-2000:]}")
+    return seconds, usage.ru_maxrss
+
+
+def rdflib_neo4j_import(path: Path, host: str) -> float:
+    """Seconds for rdflib-neo4j to import ``path`` (batched, its defaults)."""
+    from neo4j import GraphDatabase
+    from rdflib import Graph
+    from rdflib_neo4j import HANDLE_VOCAB_URI_STRATEGY, Neo4jStore, Neo4jStoreConfig
+
+    auth = {"uri": os.environ["NEO4J_URI"], "database": os.environ.get("NEO4J_DATABASE", "neo4j"),
+            "user": os.environ.get("NEO4J_USERNAME", "neo4j"), "pwd": os.environ["NEO4J_PASSWORD"]}  # fmt: skip
+    driver = GraphDatabase.driver(auth["uri"], auth=(auth["user"], auth["pwd"]))
+    try:
+        driver.execute_query("CREATE INDEX bench_rdflib_neo4j_uri IF NOT EXISTS FOR (n:Resource) ON (n.uri)")
+        driver.execute_query("CALL db.awaitIndexes(300)")
+        config = Neo4jStoreConfig(auth_data=auth, handle_vocab_uri_strategy=HANDLE_VOCAB_URI_STRATEGY.IGNORE,
+                                  batching=True)  # fmt: skip
+        started = time.perf_counter()
+        graph = Graph(store=Neo4jStore(config=config))
+        graph.parse(str(path), format="nt")
+        graph.close(True)
+        return time.perf_counter() - started
+    finally:
+        with driver.session(database=auth["database"]) as session:
+            session.run(
+                "MATCH (n:Resource) WHERE n.uri STARTS WITH $prefix AND n.workspace IS NULL "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS",
+                prefix=f"http://{host}/",
+            ).consume()
+        driver.execute_query("DROP INDEX bench_rdflib_neo4j_uri IF EXISTS")
+        driver.close()
+
+
+def drop(workspace: str) -> None:
+    from neo4j import GraphDatabase
+
+    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
+    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    # statements first (three relationships each), so that no transaction deletes a predicate's
+    # hundreds of thousands of relationships at once; then the resources, then anything left
+    with driver.session(database=os.environ.get("NEO4J_DATABASE", "neo4j")) as session:
+        for query in (
+            "MATCH (n:Statement {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+            "MATCH (n:Resource {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+            "MATCH (n {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+        ):
+            session.run(query, ws=workspace).consume()
+    driver.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="200k triples instead of 1M")
+    args = parser.parse_args()
+    large = 200_000 if args.quick else 1_000_000
+    small = large // 10
+    run = uuid.uuid4().hex[:8]
+    host = f"bench-{run}.example"
+    workspace = f"bench-rdf-{run}"
+    env = {**os.environ}
+    with tempfile.TemporaryDirectory(prefix="tgneo-bench-rdf-") as folder:
+        big, little = Path(folder) / "large.nt", Path(folder) / "small.nt"
+        generate(big, large, host)
+        generate(little, small, host + "-small")
+        try:
+            import_small, rss_import_small = tgneo_timed(
+                ["import", str(little), "--workspace", workspace, "--collection", "small"], env)  # fmt: skip
+            import_large, rss_import_large = tgneo_timed(
+                ["import", str(big), "--workspace", workspace, "--collection", "large"], env)  # fmt: skip
+            print(f"tgneo import: {large} triples in {import_large:.1f}s ({large / import_large:,.0f} triples/s), "
+                  f"peak RSS {rss_import_large / 1024:.0f} MiB; {small} in {import_small:.1f}s, "
+                  f"{rss_import_small / 1024:.0f} MiB", flush=True)  # fmt: skip
+            out = Path(folder) / "out.nt"
+            export_args = ["export", "--workspace", workspace, "--format", "nt", "-o", str(out), "--collection"]
+            export_small, rss_export_small = tgneo_timed([*export_args, "small"], env)
+            export_large, rss_export_large = tgneo_timed([*export_args, "large"], env)
+            print(f"tgneo export: {large} triples in {export_large:.1f}s ({large / export_large:,.0f} triples/s), "
+                  f"peak RSS {rss_export_large / 1024:.0f} MiB; {small} in {export_small:.1f}s, "
+                  f"{rss_export_small / 1024:.0f} MiB", flush=True)  # fmt: skip
+            baseline = rdflib_neo4j_import(big, host)
+            print(f"rdflib-neo4j import: {large} triples in {baseline:.1f}s ({large / baseline:,.0f} triples/s)",
+                  flush=True)  # fmt: skip
+        finally:
+            drop(workspace)
+    figures = {
+        "import_vs_rdflib_neo4j": round(baseline / import_large, 3),
+        "import_memory_large_vs_small": round(rss_import_large / rss_import_small, 3),
+        "export_memory_large_vs_small": round(rss_export_large / rss_export_small, 3),
+    }
+    rates = {
+        "triples": large,
+        "tgneo_import_triples_per_s": round(large / import_large),
+        "tgneo_export_triples_per_s": round(large / export_large),
+        "rdflib_neo4j_import_triples_per_s": round(large / baseline),
+        "import_peak_rss_mib": round(rss_import_large / 1024),
+        "export_peak_rss_mib": round(rss_export_large / 1024),
+    }
+    print(json.dumps({"bench": "rdf", "ratios": figures, "figures": rates}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,499 @@
+"""Streaming RDF readers: a file becomes an iterator of quads, in constant memory where the syntax allows.
+
+``tgneo import`` reads a file twice (once to check everything, once to write), so nothing here holds
+a document in memory when the format streams:
+
+* **N-Quads-star / N-Triples-star**: tgneo's own strict line reader (``star._LineReader``), one line at
+  a time. pyoxigraph reads RDF 1.2 N-Quads only and refuses TrustGraph's ``<< s p o >>``.
+* **Turtle-star / TriG-star**: pyoxigraph's Rust parser, streamed, behind :class:`_StarToTripleTerms`,
+  a one-pass rewriter that turns RDF-star's quoted triples ``<< s p o >>`` into the RDF 1.2 triple
+  terms ``<<( s p o )>>`` pyoxigraph reads (in RDF 1.2, ``<< … >>`` means a *reifier*, a different
+  thing). Errors keep the user's line and column: the rewriter remembers where it inserted characters.
+  RDF 1.2 allows triple terms only as objects, so a document with a quoted triple as *subject* is read
+  by the in-memory reader of ``star.py`` instead (rdflib behind placeholders), which allows both.
+* **JSON-LD**: pyoxigraph, after a check that names the line and column of a malformed ``@id`` or
+  ``@type``; JSON-LD-star (embedded ``{"@id": {…}}`` nodes) goes to ``star.py``'s reader. A JSON-LD
+  document is one JSON value, so it is held in memory either way.
+
+Blank nodes are scoped to their file (:func:`scoped_bnode`): the label ``b1`` of a file whose SHA-256
+starts ``9f2c…`` becomes the blank node ``g9f2c…_b1`` (``g9f2c…_ub1`` where pyoxigraph parses, which
+also invents labels), so two files' ``_:b1`` stay two nodes, and the same file imported twice gives
+the same nodes again.
+Anonymous nodes (``[]``) are numbered in the order the parser meets them (``g9f2c…_a1``, ``…_a2``),
+which is deterministic for a given file.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import os
+import re
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import pyoxigraph as ox
+from rdflib.term import BNode, Literal, URIRef
+
+from tgneo.errors import MappingError
+from tgneo.rdf import star
+from tgneo.rdf.formats import Format
+from tgneo.rdf.star import RDFSyntaxError
+from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
+from tgneo.vocab import XSD
+
+__all__ = ["file_digest", "locate", "read_quads", "scoped_bnode"]
+
+_XSD_STRING = str(XSD.string)
+_OX_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "trig": ox.RdfFormat.TRIG, "json-ld": ox.RdfFormat.JSON_LD}
+_GENERATED = re.compile(r"[0-9a-f]{16,32}")
+"""How pyoxigraph labels a blank node it made up (``[]``): a random 128-bit number in hex, without
+leading zeros (so usually, not always, 32 digits)."""
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    """SHA-256 (hex) of a file's bytes, read in 1 MiB pieces."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for piece in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def scoped_bnode(scope: str, label: str) -> BNode:
+    """The blank node that ``_:label`` of the file with ``scope`` (its digest) is stored as."""
+    return BNode(f"g{scope[:20]}_{label}")
+
+
+def read_quads(
+    path: str | os.PathLike[str], fmt: Format, *, base: str | None = None, scope: str | None = None
+) -> Iterator[Quad]:
+    """Stream the quads of a file.
+
+    Args:
+        path: the file (``tgneo import -`` spools stdin to a temporary file first).
+        fmt: its format row.
+        base: the IRI relative IRIs resolve against; without it a relative IRI is an error.
+        scope: the file's digest; blank nodes are renamed into it (:func:`scoped_bnode`). ``None``
+            keeps labels as written.
+
+    Raises:
+        RDFSyntaxError: the text does not parse (format, line, column and problem).
+        MappingError: it parses but cannot be quads (a blank-node graph name, a relative IRI
+            without a base, quoted triples nested deeper than ``MAX_NESTING``).
+    """
+    if fmt.name in ("nquads", "nt"):
+        return _read_lines(path, fmt, scope)
+    if fmt.name == "json-ld":
+        return _read_jsonld(path, fmt, base, scope)
+    return _read_turtle(path, fmt, base, scope)
+
+
+def locate(path: str | os.PathLike[str], needle: str) -> tuple[int, int] | None:
+    """Line and column (1-based) of the first occurrence of ``needle`` in a file, for error messages."""
+    if not needle:
+        return None
+    with open(path, "rb") as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            col = raw.decode("utf-8", "replace").find(needle)
+            if col >= 0:
+                return line_no, col + 1
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# N-Quads-star / N-Triples-star
+
+
+def _read_lines(path: str | os.PathLike[str], fmt: Format, scope: str | None) -> Iterator[Quad]:
+    reader = star._LineReader(fmt.name, fmt.named_graphs)
+    rename = _Renamer(scope)
+    with open(path, "rb") as handle:
+        for line_no, raw in enumerate(handle, start=1):  # binary lines split on LF only
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RDFSyntaxError(fmt.name, line_no, f"not UTF-8 ({e.reason})", column=e.start + 1) from e
+            if line_no == 1:
+                text = text.removeprefix("\ufeff")
+            quad = reader.line(line_no, text.removesuffix("\n"))
+            if quad is not None:
+                yield rename.quad(quad) if scope is not None else quad
+
+
+class _Renamer:
+    """Blank nodes into their file's scope; labels the parser made up get numbers in order of appearance."""
+
+    def __init__(self, scope: str | None, generated: re.Pattern[str] | None = None) -> None:
+        self.scope = scope
+        self.generated = generated
+        self.numbers: dict[str, int] = {}
+
+    def label(self, label: str) -> str:
+        """``u`` + the user's label, or ``a`` + a number for a label the parser made up.
+
+        pyoxigraph labels ``[]`` with up to 32 random hex digits. A user's label of that shape is numbered
+        too (consistently, so it is still one node); the ``u`` keeps user labels and numbers apart.
+        """
+        if self.generated is None:
+            return label
+        if self.generated.fullmatch(label):
+            return f"a{self.numbers.setdefault(label, len(self.numbers) + 1)}"
+        return f"u{label}"
+
+    def bnode(self, label: str) -> BNode:
+        label = self.label(label)
+        return scoped_bnode(self.scope, label) if self.scope is not None else BNode(label)
+
+    def term(self, term: Any) -> Any:
+        if isinstance(term, BNode):
+            return self.bnode(str(term))
+        if isinstance(term, QuotedTriple):
+            return QuotedTriple(self.term(term.s), term.p, self.term(term.o))
+        return term
+
+    def quad(self, quad: Quad) -> Quad:
+        return Quad(self.term(quad.s), quad.p, self.term(quad.o), quad.g)
+
+
+# --------------------------------------------------------------------------------------------------
+# Turtle-star / TriG-star through pyoxigraph
+
+
+class _StarToTripleTerms(io.RawIOBase):
+    """Bytes of a Turtle-star/TriG-star file, rewritten on the fly for pyoxigraph's RDF 1.2 parser.
+
+    ``<< s p o >>`` becomes ``<<( s p o )>>``; strings, IRIs and comments pass untouched. The columns
+    where characters were inserted are kept
+    for the most recent lines, so that a parse error is reported at the user's column.
+    """
+
+    _RECENT_LINES = 4096
+
+    def __init__(self, handle: BinaryIO, syntax: str) -> None:
+        super().__init__()
+        self.handle = handle
+        self.syntax = syntax
+        self.buffer = b""
+        self.line_no = 0
+        self.long: str | None = None  # the delimiter of a long string still open at the end of a line
+        self.stack: list[str] = []  # "star" or "term" for each open << / <<(
+        self.shifts: dict[int, list[tuple[int, int]]] = {}
+        self.recent: deque[int] = deque()
+        self.subject_quoted = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        while not self.buffer:
+            raw = self.handle.readline()
+            if not raw:
+                return 0
+            self.line_no += 1
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RDFSyntaxError(self.syntax, self.line_no, f"not UTF-8 ({e.reason})", column=e.start + 1) from e
+            if self.line_no == 1:
+                text = text.removeprefix("\ufeff")
+            self.buffer = self._rewrite(text).encode("utf-8")
+        n = min(len(target), len(self.buffer))
+        target[:n] = self.buffer[:n]
+        self.buffer = self.buffer[n:]
+        return n
+
+    def original_column(self, line: int, column: int) -> int:
+        """The user's column for a column pyoxigraph reports in the rewritten line."""
+        return column - sum(added for at, added in self.shifts.get(line, ()) if at < column)
+
+    def _insert(self, out: list[str], column: int, text: str) -> None:
+        out.append(text)
+        if self.line_no not in self.shifts:
+            self.shifts[self.line_no] = []
+            self.recent.append(self.line_no)
+            if len(self.recent) > self._RECENT_LINES:
+                self.shifts.pop(self.recent.popleft(), None)
+        self.shifts[self.line_no].append((column + sum(a for _, a in self.shifts[self.line_no]), len(text)))
+
+    def _rewrite(self, line: str) -> str:  # noqa: C901 - one small state machine reads best in one place
+        out: list[str] = []
+        i, n = 0, len(line)
+        while i < n:
+            if self.long is not None:
+                end = _close_long(line, i, self.long)
+                if end < 0:
+                    out.append(line[i:])
+                    return "".join(out)
+                out.append(line[i:end])
+                i, self.long = end, None
+                continue
+            c = line[i]
+            if c == "#":
+                out.append(line[i:])
+                break
+            if c in "\"'":
+                if line.startswith(c * 3, i):
+                    out.append(c * 3)
+                    i += 3
+                    self.long = c * 3
+                    continue
+                end = _close_short(line, i)
+                out.append(line[i:end])
+                i = end
+                continue
+            if line.startswith("<<(", i):
+                self.stack.append("term")
+                self._check_depth(i)
+                out.append("<<(")
+                i += 3
+                continue
+            if line.startswith("<<", i):
+                self.stack.append("star")
+                self._check_depth(i)
+                out.append("<<")
+                self._insert(out, i + 2, "(")
+                i += 2
+                continue
+            if c == "<":
+                end = line.find(">", i)
+                end = n if end < 0 else end + 1
+                out.append(line[i:end])
+                i = end
+                continue
+            if line.startswith(")>>", i) and self.stack and self.stack[-1] == "term":
+                self.stack.pop()
+                out.append(")>>")
+                i += 3
+                continue
+            if line.startswith(">>", i) and self.stack and self.stack[-1] == "star":
+                self.stack.pop()
+                self._insert(out, i, ")")
+                out.append(">>")
+                i += 2
+                continue
+            out.append(c)
+            i += 1
+        return "".join(out)
+
+    def _check_depth(self, index: int) -> None:
+        if len(self.stack) > MAX_NESTING:
+            raise RDFSyntaxError(
+                self.syntax, self.line_no, f"quoted triples nest deeper than {MAX_NESTING} levels", column=index + 1
+            )
+
+
+def _close_short(line: str, start: int) -> int:
+    """Index just past the short string opening at ``start`` (or the end of the line if unterminated)."""
+    quote, i = line[start], start + 1
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == quote:
+            return i + 1
+        i += 1
+    return len(line)
+
+
+def _close_long(line: str, start: int, delimiter: str) -> int:
+    """Index just past ``delimiter`` closing a long string, or -1 if the string goes on past this line."""
+    i = start
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+            continue
+        if line.startswith(delimiter, i):
+            return i + 3
+        i += 1
+    return -1
+
+
+_OX_POSITION = re.compile(r"^Parser error (?:at|between) line \d+.*?: ", re.S)
+
+
+def _syntax_error(e: SyntaxError, syntax: str, rewriter: _StarToTripleTerms | None) -> RDFSyntaxError:
+    """pyoxigraph's ``SyntaxError`` as tgneo's, at the user's line and column."""
+    message = _OX_POSITION.sub("", str(e.msg)).strip()
+    message = re.sub(r" \(line \d+\)$", "", message)
+    if "No scheme found" in message:  # what pyoxigraph says of a relative IRI when there is no base
+        message = "relative IRI and no base; add @base to the document or give a base IRI (tgneo import --base IRI)"
+    line, column = e.lineno, e.offset
+    if rewriter is not None and line is not None and column is not None:
+        column = rewriter.original_column(line, column)
+        message = message.replace("<<(", "<<").replace(")>>", ">>")
+    return RDFSyntaxError(syntax, line, message or "syntax error", column=column)
+
+
+def _read_turtle(path: str | os.PathLike[str], fmt: Format, base: str | None, scope: str | None) -> Iterator[Quad]:
+    if _quoted_subject(path, fmt):
+        yield from _read_in_memory(path, fmt, base, scope)
+        return
+    with open(path, "rb") as handle:
+        rewriter = _StarToTripleTerms(handle, fmt.name)
+        stream = io.BufferedReader(rewriter, buffer_size=1 << 16)
+        convert = _Converter(fmt.name, _Renamer(scope if scope is not None else None, _GENERATED), base)
+        try:
+            for quad in ox.parse(stream, _OX_FORMATS[fmt.name], base_iri=base):
+                yield convert.quad(quad)
+        except SyntaxError as e:
+            raise _syntax_error(e, fmt.name, rewriter) from None
+        if rewriter.stack:
+            raise RDFSyntaxError(fmt.name, rewriter.line_no, "'<<' is never closed")
+
+
+def _quoted_subject(path: str | os.PathLike[str], fmt: Format) -> bool:
+    """Whether pyoxigraph (RDF 1.2: triple terms only as objects) refuses this file for a quoted subject."""
+    stat = os.stat(path)
+    return _quoted_subject_cached(os.fspath(path), stat.st_size, stat.st_mtime_ns, fmt)
+
+
+@functools.lru_cache(maxsize=16)
+def _quoted_subject_cached(path: str, size: int, mtime: int, fmt: Format) -> bool:
+    """One look per file version: the import's two passes ask the same question."""
+    with open(path, "rb") as handle:
+        rewriter = _StarToTripleTerms(handle, fmt.name)
+        try:
+            for _ in ox.parse(io.BufferedReader(rewriter), _OX_FORMATS[fmt.name], base_iri="http://x.invalid/"):
+                pass
+        except SyntaxError as e:
+            return "<<(" in str(e.msg) and "subject" in str(e.msg)
+        except RDFSyntaxError:
+            return False
+    return False
+
+
+def _read_in_memory(path: str | os.PathLike[str], fmt: Format, base: str | None, scope: str | None) -> Iterator[Quad]:
+    """``star.parse``: Turtle-star with quoted subjects and JSON-LD-star, whole documents."""
+    rename = _Renamer(scope)
+    for quad in star.parse(Path(path).read_bytes(), fmt, base=base):
+        yield rename.quad(quad) if scope is not None else quad
+
+
+class _Converter:
+    """pyoxigraph terms → tgneo's (rdflib terms and ``QuotedTriple``)."""
+
+    def __init__(self, syntax: str, rename: _Renamer, base: str | None) -> None:
+        self.syntax = syntax
+        self.rename = rename
+        self.sentinel = None if base is not None else "http://tgneo-relative.invalid/"
+
+    def quad(self, quad: ox.Quad) -> Quad:
+        graph = quad.graph_name
+        if isinstance(graph, ox.DefaultGraph):
+            g = DEFAULT_GRAPH
+        elif isinstance(graph, ox.NamedNode):
+            g = str(self.iri(graph))
+        else:
+            raise MappingError(f"{self.syntax}: blank-node graph names are not supported; tgneo names graphs by IRI")
+        s = self.term(quad.subject)
+        if isinstance(s, Literal):
+            raise MappingError(f"{self.syntax}: a literal cannot be a subject")
+        return Quad(s, self.iri(quad.predicate), self.term(quad.object), g)
+
+    def iri(self, node: Any) -> URIRef:
+        value = node.value
+        if self.sentinel is not None and value.startswith(self.sentinel):
+            raise MappingError(
+                f"{self.syntax}: relative IRI <{value.removeprefix(self.sentinel)}> and no base; add @base to the "
+                "document or give a base IRI (tgneo import --base IRI)"
+            )
+        return URIRef(value)
+
+    def term(self, node: Any, depth: int = 0) -> Subject | Object:
+        if isinstance(node, ox.NamedNode):
+            return self.iri(node)
+        if isinstance(node, ox.BlankNode):
+            return self.rename.bnode(node.value)
+        if isinstance(node, ox.Literal):
+            if getattr(node, "direction", None) is not None:
+                raise MappingError(f"{self.syntax}: base-direction literals (RDF 1.2 @lang--dir) are not supported")
+            if node.language:
+                return Literal(node.value, lang=node.language)
+            datatype = node.datatype.value
+            if datatype == _XSD_STRING:
+                return Literal(node.value)
+            return Literal(node.value, datatype=URIRef(datatype), normalize=False)
+        if isinstance(node, ox.Triple):
+            if depth >= MAX_NESTING:
+                raise MappingError(f"{self.syntax}: quoted triples nest deeper than {MAX_NESTING} levels")
+            s = self.term(node.subject, depth + 1)
+            o = self.term(node.object, depth + 1)
+            return QuotedTriple(s, self.iri(node.predicate), o)  # type: ignore[arg-type]
+        raise MappingError(f"{self.syntax}: {node!r} is not an RDF term")
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON-LD
+
+
+_KEYWORD_VALUE = re.compile(r'(?<!\\)"(@id|@type)"\s*:\s*')
+"""A key ``"@id"`` or ``"@type"`` (not an escaped quote inside some string) and the start of its value."""
+
+
+def _check_jsonld(text: str, syntax: str) -> bool:
+    """Refuse a malformed ``@id``/``@type`` at its line and column; say whether embedded nodes (JSON-LD-star) occur."""
+    decoder = json.JSONDecoder()
+    embedded = False
+    for match in _KEYWORD_VALUE.finditer(text):
+        key, at = match.group(1), match.end()
+        try:
+            value, _ = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            continue  # inside a string, or bad JSON that json.loads reports with its own position
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        if key == "@id" and isinstance(value, dict):
+            embedded = True
+        elif key == "@id" and not isinstance(value, str):
+            raise RDFSyntaxError(syntax, line, f"@id must be a string, not {json.dumps(value)[:40]}", column=column)
+        elif key == "@type" and not (
+            isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        ):
+            if not isinstance(value, dict):  # a dict is a term definition inside @context
+                shown = json.dumps(value)[:40]
+                raise RDFSyntaxError(syntax, line, f"@type must be an IRI string or a list of them, not {shown}",
+                                     column=column)  # fmt: skip
+    return embedded
+
+
+def _read_jsonld(path: str | os.PathLike[str], fmt: Format, base: str | None, scope: str | None) -> Iterator[Quad]:
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        raise RDFSyntaxError(fmt.name, data[: e.start].count(b"\n") + 1, f"not UTF-8 ({e.reason})") from e
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RDFSyntaxError(fmt.name, e.lineno, e.msg, column=e.colno) from e
+    if _check_jsonld(text, fmt.name):
+        yield from _read_in_memory(path, fmt, base, scope)
+        return
+    star._refuse_remote(_contexts(json.loads(text)))
+    convert = _Converter(fmt.name, _Renamer(scope, _GENERATED), base)
+    effective_base = base if base is not None else convert.sentinel
+    try:
+        for quad in ox.parse(text.encode("utf-8"), ox.RdfFormat.JSON_LD, base_iri=effective_base):
+            yield convert.quad(quad)
+    except SyntaxError as e:
+        raise _syntax_error(e, fmt.name, None) from None
+
+
+def _contexts(tree: Any) -> list[Any]:
+    """Every ``@context`` value in a JSON-LD tree (to refuse remote ones before any parser fetches them)."""
+    found: list[Any] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "@context" in node:
+                found.append(node["@context"])
+            stack.extend(v for k, v in node.items() if k != "@context")
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
