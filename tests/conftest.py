@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pytest
 
 from tgneo.config import Settings, default_home
+from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store, install_schema
 
 
@@ -138,3 +139,15 @@ def collection(request: pytest.FixtureRequest) -> str:
     """A collection name no other test uses, so tests share one database without seeing each other."""
     name = re.sub(r"[^A-Za-z0-9]+", "-", request.node.name)[:40].strip("-")
     return f"test-{name}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def prose_model() -> Iterator[OpenAILLM]:
+    """A real OpenAI-compatible server on loopback whose every answer is prose ("You asked: …"), never
+    the JSON a structured stage asks for: a model that answers garbage, for the engines' error paths."""
+    from tests.openai_server import OpenAIServer, serve
+
+    with serve(OpenAIServer(dimensions=256)) as server:
+        llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
+        yield llm
+        llm.close()

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.openai_server import OpenAIServer, serve
 from tgneo.engines import Agent, Request
 from tgneo.engines.agent.tools import TOOLS, ToolError
 from tgneo.engines.base import Context, Session
@@ -95,15 +93,6 @@ def test_a_tool_error_is_an_error_observation_and_the_agent_tries_again(store: S
 def test_arithmetic_goes_to_the_calculator(store: Store, sample: str) -> None:
     events = ask(store, "What is 1934 - 1867?", sample)
     assert "".join(e.text for e in events if isinstance(e, AnswerChunk)) == "1934 - 1867 = 67."
-
-
-@pytest.fixture
-def prose_model() -> Iterator[OpenAILLM]:
-    """A real OpenAI-compatible server whose every answer is prose: never a valid ReAct step."""
-    with serve(OpenAIServer(dimensions=256)) as server:
-        llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
-        yield llm
-        llm.close()
 
 
 def test_an_unparseable_step_is_an_error_observation_and_iterations_run_out(

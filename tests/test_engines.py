@@ -9,13 +9,11 @@ model answers garbage, and a stream that stops when its reader goes away.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from rdflib.term import URIRef
 
-from tests.openai_server import OpenAIServer, serve
 from tgneo.engines import DocRag, Engine, GraphRag, Request, engine_class
 from tgneo.errors import BadRequest
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
@@ -155,19 +153,10 @@ def get_trace_count(store: Store, collection: str) -> int:
     return int(record["n"])
 
 
-@pytest.fixture
-def garbage_model() -> Iterator[OpenAILLM]:
-    """A real OpenAI-compatible server that answers every prompt with prose, never with JSON."""
-    with serve(OpenAIServer(dimensions=256)) as server:
-        llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
-        yield llm
-        llm.close()
-
-
 def test_a_model_answering_garbage_ends_the_stream_with_an_error_and_no_half_step(
-    store: Store, sample: str, garbage_model: OpenAILLM
+    store: Store, sample: str, prose_model: OpenAILLM
 ) -> None:
-    events = run(GraphRag(store, garbage_model), POLONIUM, sample)
+    events = run(GraphRag(store, prose_model), POLONIUM, sample)
     error = events[-1]
     assert isinstance(error, ErrorEvent) and error.type == "llm-error"
     assert "edge-scoring stage did not answer a JSON array" in error.message

@@ -1,5 +1,5 @@
-// Purpose: Document RAG exploration: the chunks nearest each concept's embedding, deduplicated, each with its text and its similarity to the whole question for reranking. The vector index spans every collection: $overfetch neighbours are read and this workspace and collection's kept; when fewer than $per_concept remain, the concept is compared with every embedded chunk of the collection instead (exact, bounded by the collection).
-// Params: $workspace, $collection, $vectors, $question_vector, $per_concept, $overfetch, $chunk_index
+// Purpose: Document RAG exploration: the chunks nearest each concept's embedding, deduplicated, each with its text and its similarity to the whole question for reranking. The vector index spans every collection: $overfetch neighbours are read and this workspace and collection's kept; when fewer than $per_concept remain, $widen times as many are read (still through the index: the cost follows the index, never the collection's size).
+// Params: $workspace, $collection, $vectors, $question_vector, $per_concept, $overfetch, $chunk_index, $widen
 // Returns: uri STRING, text STRING, score FLOAT, rerank FLOAT
 UNWIND $vectors AS v
 CALL (v) {
@@ -15,9 +15,9 @@ CALL (v, hits) {
   RETURN hit.node AS node, hit.score AS score
   UNION
   WITH v, hits WHERE size(hits) < $per_concept
-  MATCH (node:Chunk {workspace: $workspace, collection: $collection})
-  WHERE node.uri IS NOT NULL AND node.embedding IS NOT NULL
-  WITH node, vector.similarity.cosine(v, node.embedding) AS score
+  CALL db.index.vector.queryNodes($chunk_index, $overfetch * $widen, v) YIELD node, score
+  WITH node, score
+  WHERE node.workspace = $workspace AND node.collection = $collection
   ORDER BY score DESC, node.uri
   LIMIT $per_concept
   RETURN node, score

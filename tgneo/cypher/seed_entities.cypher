@@ -1,5 +1,5 @@
-// Purpose: GraphRAG exploration, step 1: the knowledge-graph entities each concept names, found by the full-text index on entity names and by the vector index on their embeddings (at least $min_similarity), kept to the workspace and collection, best first. The indexes span every collection: $overfetch hits are read and this collection's kept; when the vector index yields fewer than $per_concept of them, the concept is compared with the collection's embedded entities instead (exact, bounded by the collection).
-// Params: $workspace, $collection, $concepts (LIST<MAP> text, query, vector), $per_concept, $total, $overfetch, $name_index, $vector_index, $min_similarity
+// Purpose: GraphRAG exploration, step 1: the knowledge-graph entities each concept names, found by the full-text index on entity names and by the vector index on their embeddings (at least $min_similarity), kept to the workspace and collection, best first. The indexes span every collection: $overfetch hits are read and this collection's kept; when fewer than $per_concept of them are the collection's, $widen times as many are read (still through the index: the cost follows the index, never the collection's size).
+// Params: $workspace, $collection, $concepts (LIST<MAP> text, query, vector), $per_concept, $total, $overfetch, $name_index, $vector_index, $min_similarity, $widen
 // Returns: uri STRING, name STRING, score FLOAT, concept STRING
 UNWIND $concepts AS c
 CALL (c) {
@@ -24,9 +24,9 @@ CALL (c) {
     RETURN hit.node AS node, hit.score AS score
     UNION
     WITH c, hits WHERE size(hits) < $per_concept
-    MATCH (node:Resource {workspace: $workspace, collection: $collection})
-    WHERE node.uri IS NOT NULL AND node.embedding IS NOT NULL AND NOT node:Source AND NOT node:Explain
-    WITH node, vector.similarity.cosine(c.vector, node.embedding) AS score
+    CALL db.index.vector.queryNodes($vector_index, $overfetch * $widen, c.vector) YIELD node, score
+    WITH node, score
+    WHERE node.workspace = $workspace AND node.collection = $collection AND NOT node:Source AND NOT node:Explain
     ORDER BY score DESC, node.uri
     LIMIT $per_concept
     RETURN node, score

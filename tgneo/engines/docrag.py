@@ -21,7 +21,6 @@ from tgneo.engines.base import Engine, Outcome, Session
 from tgneo.engines.graphrag import ground, usage
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import AnswerChunk, Event, Source
-from tgneo.explain.graphrag import Grounding
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Task
 from tgneo.store import kg
@@ -42,10 +41,7 @@ class DocRag(Engine):
         question = DocRagQuestion(uri=uris.docrag_question_uri(sid), query=session.question, parent=session.parent)
         yield session.record(question)
 
-        concepts, grounding_call = ground(session)
-        grounding = Grounding(
-            uri=uris.docrag_grounding_uri(sid), question=question.uri, concepts=tuple(concepts), **usage(grounding_call)
-        )
+        grounding, concepts = ground(session, uris.docrag_grounding_uri(sid), question.uri)
         yield session.record(grounding)
 
         embedded = ctx.llm.embed([*concepts, session.question]).vectors

@@ -57,10 +57,7 @@ class GraphRag(Engine):
         question = GraphRagQuestion(uri=uris.question_uri(sid), query=session.question, parent=session.parent)
         yield session.record(question)
 
-        concepts, grounding_call = ground(session)
-        grounding = Grounding(
-            uri=uris.grounding_uri(sid), question=question.uri, concepts=tuple(concepts), **usage(grounding_call)
-        )
+        grounding, concepts = ground(session, uris.grounding_uri(sid), question.uri)
         yield session.record(grounding)
 
         vectors = ctx.llm.embed(concepts).vectors if concepts else None
@@ -124,12 +121,13 @@ def usage(*calls: Completion) -> dict[str, Any]:
     }
 
 
-def ground(session: Session) -> tuple[list[str], Completion]:
-    """The question's concepts, one per line of the ``grounding`` answer (deduplicated, at most 12).
+def ground(session: Session, uri: str, question: str) -> tuple[Grounding, list[str]]:
+    """The Grounding step of ``session`` (``uri``, derived from ``question``) and its concepts.
 
-    When the answer names none (a question of only function words and symbols, or a model that said
-    nothing), the question itself is the one concept: exploration then finds what it can, and the
-    trace shows exactly what was looked up.
+    The concepts are the lines of the ``grounding`` answer (deduplicated, at most 12). When the answer
+    names none (a question of only function words and symbols, or a model that said nothing), the
+    question itself is the one concept: exploration then finds what it can, and the trace shows
+    exactly what was looked up. Document RAG grounds the same way (TrustGraph has one builder for both).
     """
     call = session.complete(Task("grounding", {"question": session.question}))
     concepts: list[str] = []
@@ -137,7 +135,8 @@ def ground(session: Session) -> tuple[list[str], Completion]:
         concept = line.strip().strip("-*•").strip().strip("\"'").strip()
         if concept and concept.lower() not in (c.lower() for c in concepts) and len(concept) <= 200:
             concepts.append(concept)
-    return (concepts[:12] or [session.question.strip()[:200]]), call
+    concepts = concepts[:12] or [session.question.strip()[:200]]
+    return Grounding(uri=uri, question=question, concepts=tuple(concepts), **usage(call)), concepts
 
 
 def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:

@@ -26,6 +26,10 @@ MIN_SIMILARITY = 0.8
 """The least vector score (Neo4j's cosine score, ``(1 + cos) / 2``) that makes an entity a seed:
 below it a concept's nearest names are not about it (cos < 0.6)."""
 OVERFETCH = 10
+WIDEN = 20
+"""When an over-fetch holds too few of the collection's hits (other collections crowd the index), the
+read is widened this many times, once — through the index still, so a question's cost never grows
+with the collection. Past that, fewer hits come back than asked for."""
 """Vector and full-text indexes span every workspace; ask for this many times more (at least 100), then filter."""
 
 
@@ -98,7 +102,7 @@ def seed_entities(
     records = store.read(
         Q.seed_entities, workspace=workspace, collection=collection, concepts=rows, per_concept=per_concept,
         total=total, overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
-        vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY,
+        vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY, widen=WIDEN,
     )  # fmt: skip
     return [Seed(r["uri"], r["name"], float(r["score"]), r["concept"]) for r in records]
 
@@ -198,7 +202,7 @@ def search_chunks(
     records = store.read(
         Q.search_chunks, workspace=workspace, collection=collection, vectors=list(vectors),
         question_vector=question_vector, per_concept=per_concept, overfetch=max(100, per_concept * OVERFETCH),
-        chunk_index=CHUNK_VECTOR_INDEX,
+        chunk_index=CHUNK_VECTOR_INDEX, widen=WIDEN,
     )  # fmt: skip
     return [ChunkHit(r["uri"], r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)) for r in records]
 
