@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Generator, Iterator, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -29,6 +31,7 @@ from tgneo import uris
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
+from tgneo.explain.pipeline import RecordingPipeline
 from tgneo.explain.recorder import Recorder
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
@@ -97,6 +100,9 @@ class Context:
     recorder: Recorder | None
     usage: Usage = field(default_factory=Usage)
     sources: dict[str, Source] = field(default_factory=dict)
+    pipeline: RecordingPipeline | None = None
+    commits: dict[int, Future[ExplainEvent]] = field(default_factory=dict)
+    """The commit of each event recorded through the pipeline, by ``id(event)``, until it is released."""
 
     def cite(self, sources: list[Source]) -> None:
         """Add documents the answer rests on, first mention first."""
@@ -124,10 +130,20 @@ class Session:
         self.id = uris.new_session_id()
 
     def record(self, step: Entity, contents: Mapping[str, str] | None = None) -> ExplainEvent:
-        """Write ``step`` atomically and return its committed event (or, with recording off, just the event)."""
-        if self.ctx.recorder is None:
+        """Record ``step`` (atomically) and return its event, for the engine to yield.
+
+        With a pipeline (the default) the write is queued and this returns at once:
+        :meth:`Engine.answer` holds the event back until its transaction has committed. With only a
+        recorder it writes now; with recording off it only builds the event.
+        """
+        ctx = self.ctx
+        if ctx.pipeline is not None:
+            event = ExplainEvent(step.uri, step.graph, step.triples(), step.kind)
+            ctx.commits[id(event)] = ctx.pipeline.submit(step, contents)
+            return event
+        if ctx.recorder is None:
             return ExplainEvent(step.uri, step.graph, step.triples(), step.kind)
-        return self.ctx.recorder.record(step, contents)
+        return ctx.recorder.record(step, contents)
 
     def complete(self, task: Task) -> Completion:
         """One LLM call, counted in the request's totals."""
@@ -197,7 +213,8 @@ class Engine(ABC):
 
     def context(self, request: Request) -> Context:
         recorder = Recorder(self.store, request.workspace, request.collection) if self.record else None
-        return Context(self.store, self.llm, request.workspace, request.collection, recorder)
+        pipeline = RecordingPipeline(recorder) if recorder is not None else None
+        return Context(self.store, self.llm, request.workspace, request.collection, recorder, pipeline=pipeline)
 
     def answer(self, request: Request) -> Iterator[Event]:
         """Answer ``request`` as a stream of events ending in one ``SessionEnd`` or one ``ErrorEvent``.
@@ -209,8 +226,9 @@ class Engine(ABC):
         ctx = self.context(request)
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)
+        runner = self.run(session, options)
         try:
-            outcome = yield from self.run(session, options)
+            outcome = yield from _released(runner, ctx)
         except (LLMError, TgneoError) as e:
             log.warning("%s failed on %r: %s", self.name, request.question, e)
             yield ErrorEvent(str(e), type=_error_type(e, self.kind), trace=root)
@@ -219,6 +237,10 @@ class Engine(ABC):
             log.exception("%s crashed on %r", self.name, request.question)
             yield ErrorEvent(f"internal error in {self.name}: {type(e).__name__}: {e}", trace=root)
             return
+        finally:
+            runner.close()
+            if ctx.pipeline is not None:
+                ctx.pipeline.close()
         ctx.cite(list(outcome.sources))
         usage = ctx.usage
         yield SessionEnd(
@@ -232,6 +254,41 @@ class Engine(ABC):
     @abstractmethod
     def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
         """Take the engine's steps, recording each and yielding its event; return how it ended."""
+
+
+def _released(runner: Generator[Event, None, Outcome], ctx: Context) -> Generator[Event, None, Outcome]:
+    """The engine's events in its order, each explain event only once its step has committed.
+
+    While the oldest event waits for its commit the engine runs on to its next step (write-ahead),
+    and what it yields queues behind: the client sees the engine's order. When the engine is done,
+    the rest is released as it commits. A write that failed raises its error here, after the events
+    before it were released; an engine error is raised once the steps before it are released.
+    """
+    pending: deque[tuple[Event, Future[ExplainEvent] | None]] = deque()
+    outcome: Outcome | None = None
+    failure: LLMError | TgneoError | None = None
+    while True:
+        finishing = outcome is not None or failure is not None
+        while pending and (finishing or pending[0][1] is None or pending[0][1].done()):
+            event, commit = pending.popleft()
+            if commit is not None:
+                commit.result()  # waits while finishing; raises the write's error
+            yield event
+        if finishing:
+            break
+        try:
+            event = next(runner)
+        except StopIteration as stop:
+            outcome = stop.value
+            continue
+        except (LLMError, TgneoError) as e:
+            failure = e
+            continue
+        pending.append((event, ctx.commits.pop(id(event), None)))
+    if failure is not None:
+        raise failure
+    assert outcome is not None
+    return outcome
 
 
 def _error_type(error: Exception, kind: SessionKind) -> str:

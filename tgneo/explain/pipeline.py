@@ -1,0 +1,60 @@
+"""Write-ahead recording: an engine computes its next step while the previous one commits.
+
+A question's steps are written in order, one transaction each, on one background thread per
+question; :meth:`RecordingPipeline.submit` returns at once with a future that resolves when the
+step's transaction has committed. Write-before-emit still holds — the engine's ``answer()``
+releases an event to the client only once its future has resolved (``tgneo.engines.base``) — but a
+commit's round trips and its server-side work now overlap the retrieval, the LLM call or the
+scoring of the step after it, instead of adding to them.
+
+A failed write stops the pipeline: every write queued after it is refused without touching Neo4j
+(its parent may be the step that failed), so nothing is half-written and nothing out of order is.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from tgneo.errors import TgneoError
+from tgneo.explain.entity import Entity
+from tgneo.explain.events import ExplainEvent
+from tgneo.explain.recorder import Recorder
+
+
+class PipelineStopped(TgneoError):
+    """A step was not written because an earlier step of the same question failed to be."""
+
+
+class RecordingPipeline:
+    """Ordered, asynchronous recording for one question (and the sub-traces it starts)."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tgneo-recorder")
+        self._failed: BaseException | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, step: Entity, contents: Mapping[str, str] | None = None) -> Future[ExplainEvent]:
+        """Queue ``step`` for writing after every step queued before it; the future resolves on commit."""
+        return self._executor.submit(self._write, step, dict(contents or {}))
+
+    def _write(self, step: Entity, contents: dict[str, str]) -> ExplainEvent:
+        with self._lock:
+            failed = self._failed
+        if failed is not None:
+            raise PipelineStopped(f"not recording {step.kind} {step.uri}: an earlier step failed ({failed})")
+        try:
+            return self.recorder.record(step, contents)
+        except BaseException as e:
+            with self._lock:
+                self._failed = e
+            raise
+
+    def close(self) -> None:
+        """Refuse what is still queued and wait for the write in progress (its step is then whole or absent)."""
+        with self._lock:
+            if self._failed is None:
+                self._failed = PipelineStopped("the question was abandoned")
+        self._executor.shutdown(wait=True, cancel_futures=True)
