@@ -9,14 +9,17 @@ model answers garbage, and a stream that stops when its reader goes away.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Generator, Mapping
 from typing import Any
 
 import pytest
 from rdflib.term import URIRef
 
-from tgneo.engines import DocRag, Engine, GraphRag, Request, engine_class
+from tgneo import uris
+from tgneo.engines import DocRag, Engine, GraphRag, Outcome, Request, Session, engine_class
 from tgneo.errors import BadRequest
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.explain.graphrag import Exploration, GraphRagQuestion, Grounding
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
@@ -242,3 +245,34 @@ def test_what_graphrag_emits_is_exactly_what_trustgraphs_builders_emit(store: St
     assert len(selected) == 25
     for kind, triples in expected.items():
         assert list(steps[kind].triples) == tg_quads(triples, GRAPH_RETRIEVAL), kind
+
+
+# ------------------------------------------------------------------------------------------ write-ahead
+class _Scripted(Engine):
+    """An engine whose second step names a parent that was never recorded: its write must fail."""
+
+    kind = GraphRag.kind
+    name = "scripted"
+
+    def root_uri(self, session: Session) -> str:
+        return uris.question_uri(session.id)
+
+    def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
+        question = GraphRagQuestion(uri=uris.question_uri(session.id), query=session.question)
+        yield session.record(question)
+        orphan = Grounding(uri=uris.grounding_uri(session.id), question=question.uri + "-never-recorded")
+        yield session.record(orphan)
+        later = Exploration(uri=uris.exploration_uri(session.id), grounding=question.uri, edge_count=0)
+        yield session.record(later)  # queued behind the failing write: must never reach Neo4j
+        return Outcome("unreachable", later.uri)
+
+
+def test_a_failed_write_releases_the_steps_before_it_ends_the_stream_and_writes_nothing_after(
+    store: Store, collection: str
+) -> None:
+    events = list(_Scripted(store, OfflineLLM()).answer(Request("Who?", W, collection)))
+    assert [type(e).__name__ for e in events] == ["ExplainEvent", "ErrorEvent"]
+    error = events[-1]
+    assert isinstance(error, ErrorEvent) and "-never-recorded" in error.message
+    trace = get_trace(store, W, collection, error.trace or "")
+    assert [s["type"] for s in trace["steps"]] == ["GraphRagQuestion"]  # not the orphan, not what came after
