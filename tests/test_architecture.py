@@ -20,6 +20,7 @@ PURE = [
     "errors.py",
     "uris.py",
     "graphmodel.py",
+    "patterns.py",
     "explain/entity.py",
     "explain/graphrag.py",
     "explain/docrag.py",
