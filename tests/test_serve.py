@@ -4,48 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import requests
 
 from tests.conftest import Neo4jServer
+from tests.serving import ROOT, running, serve_cmd
 from tgneo.provision.server import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@contextmanager
-def running(args: list[str], env: dict[str, str], port: int) -> Iterator[str]:
-    """Run a server subprocess until it answers /healthz; yield its base URL; stop it."""
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("server did not answer /healthz within 60s")
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stdout:
-            proc.stdout.close()
-
-
-def serve_cmd(port: int) -> list[str]:
-    return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port)]
-
 
 def test_healthz_answers_while_the_process_lives(neo4j_server: Neo4jServer) -> None:
     port = free_port()

@@ -16,6 +16,7 @@ from typing import Any
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import BadRequest
+from tgneo.explain.events import AgentMessage, AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
 from tgneo.patterns import DEFAULT_LIMIT, MAX_LIMIT, TriplePattern
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 
@@ -139,3 +140,37 @@ def pattern(raw: Mapping[str, Any]) -> TriplePattern:
     o = term(raw["o"], "o") if raw.get("o") is not None else None
     g = graph(raw["g"]) if raw.get("g") is not None else None
     return TriplePattern(s, p, o, g, _limit(raw))
+
+
+def event(message: Mapping[str, Any]) -> Event:
+    """A response message (TrustGraph's fields, as a tgneo server streams it) read back as an event.
+
+    The inverse of ``Event.to_wire``, for clients of a running server (``tgneo ask --url``).
+
+    Raises:
+        BadRequest: the message is not one a question stream carries.
+    """
+    kind = message.get("message_type")
+    final = bool(message.get("end_of_session") or message.get("end_of_dialog"))
+    if isinstance(message.get("error"), Mapping):
+        error = message["error"]
+        trace = message.get("trace")
+        return ErrorEvent(str(error.get("message", "")), type=error.get("type"), trace=trace)
+    if kind == "explain":
+        triples = [quad(t, f"explain_triples[{i}]") for i, t in enumerate(message.get("explain_triples") or [])]
+        return ExplainEvent(str(message.get("explain_id", "")), str(message.get("explain_graph", "")), triples, "")
+    if final:
+        sources = tuple(
+            Source(str(s.get("uri", "")), s.get("title"))
+            for s in message.get("sources") or []
+            if isinstance(s, Mapping)
+        )
+        return SessionEnd(
+            sources, message.get("in_token"), message.get("out_token"), message.get("model"), message.get("trace")
+        )
+    if kind in ("thought", "observation", "action"):
+        return AgentMessage(kind, str(message.get("content", "")), str(message.get("message_id", "")))
+    if kind in ("chunk", "answer"):
+        text = message.get("response", message.get("content", ""))
+        return AnswerChunk(str(text or ""), last=bool(message.get("end_of_stream") or message.get("end_of_message")))
+    raise BadRequest(f"message_type {kind!r} is not one a question stream carries")
