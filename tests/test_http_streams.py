@@ -90,8 +90,9 @@ def test_agent_streams_until_end_of_dialog_with_token_totals(served: Served) -> 
 
 def test_sse_carries_the_same_messages_as_events(served: Served) -> None:
     tenant = served.a
-    response = requests.post(f"{served.base}/api/v1/graph-rag", json={"query": POLONIUM, "collection": tenant.collection},
-                             headers={**tenant.headers, "Accept": "text/event-stream"}, timeout=120)  # fmt: skip
+    body = {"query": POLONIUM, "collection": tenant.collection}
+    headers = {**tenant.headers, "Accept": "text/event-stream"}
+    response = requests.post(f"{served.base}/api/v1/graph-rag", json=body, headers=headers, timeout=120)
     assert response.headers["Content-Type"].startswith("text/event-stream")
     events = [block for block in response.text.split("\n\n") if block]
     assert events[0].startswith("id: 1\ndata: ")
@@ -142,8 +143,9 @@ def test_closing_the_websocket_mid_answer_stops_the_engine(served: Served, store
 
 def test_closing_the_http_stream_mid_answer_stops_the_engine(served: Served, store: Store) -> None:
     tenant = served.a
-    response = requests.post(f"{served.base}/api/v1/graph-rag", json={"query": POLONIUM, "collection": tenant.collection},
-                             headers=tenant.headers, stream=True, timeout=60)  # fmt: skip
+    body = {"query": POLONIUM, "collection": tenant.collection}
+    url = f"{served.base}/api/v1/graph-rag"
+    response = requests.post(url, json=body, headers=tenant.headers, stream=True, timeout=60)
     root = json.loads(next(response.iter_lines()))["explain_id"]
     response.close()
     time.sleep(4)

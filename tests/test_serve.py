@@ -11,6 +11,7 @@ from tests.conftest import Neo4jServer
 from tests.serving import ROOT, running, serve_cmd
 from tgneo.provision.server import free_port
 
+
 def test_healthz_answers_while_the_process_lives(neo4j_server: Neo4jServer) -> None:
     port = free_port()
     with running(serve_cmd(port), neo4j_server.env(), port) as base:

@@ -45,8 +45,9 @@ def test_invoke_graph_rag_x_prints_every_step_the_answer_and_the_sources(
     err = graph_rag.stderr
     for line in ("[question]", f"Query: {POLONIUM}", "[grounding]", "- marie curie", "[exploration]",
                  "Seed entities:", "- Marie Curie", "[focus]", "Edge: (Polonium, named after, Poland)",
-                 "Edge: (Marie Curie, discovered, Polonium)", "Score: 0.", "[synthesis]", "Document: urn:trustgraph:synthesis:",
-                 "Sources:", "- Polonium and radium (https://trustgraph.ai/doc/"):  # fmt: skip
+                 "Edge: (Marie Curie, discovered, Polonium)", "Score: 0.", "[synthesis]",
+                 "Document: urn:trustgraph:synthesis:", "Sources:",
+                 "- Polonium and radium (https://trustgraph.ai/doc/"):  # fmt: skip
         assert line in err, f"{line!r} missing from:\n{err}"
     assert "Polonium" in graph_rag.stdout
 
@@ -72,7 +73,8 @@ def test_invoke_agent_x_prints_session_analysis_observation_conclusion(served: S
 
 def test_list_explain_traces_shows_the_question(served: Served, graph_rag: subprocess.CompletedProcess[str]) -> None:
     tenant = served.a
-    result = ok(tg("tg-list-explain-traces", "-C", tenant.collection, "--format", "json", env=tenant.tg_env(served.base)))
+    env = tenant.tg_env(served.base)
+    result = ok(tg("tg-list-explain-traces", "-C", tenant.collection, "--format", "json", env=env))
     sessions = json.loads(result.stdout)
     mine = next(s for s in sessions if s["id"] == question_uri(graph_rag.stderr))
     assert mine["type"] == "GraphRAG" and mine["question"] == POLONIUM
