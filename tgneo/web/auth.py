@@ -118,4 +118,8 @@ def init_app(app: Flask, tokens: Mapping[str, str]) -> None:
     def _authenticate() -> None:
         if request.path in OPEN_PATHS or not request.path.startswith("/api/"):
             return
-        g.tgneo_access = authenticate(request_token(), tokens)
+        access = authenticate(request_token(), tokens)
+        g.tgneo_access = access
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            # a socket's ?workspace= is checked before the handshake, so a refusal is a real 403
+            access.resolve(request.args.get("workspace"))

@@ -9,10 +9,11 @@ before any stream starts; a failure once it runs ends the stream with an ``error
 ``?timestamps=true`` adds ``committed_at`` (seconds since the epoch, when the step's transaction
 committed) to each explain message.
 
-The WebSocket ``/api/v1/stream`` takes one question per text frame, ``{"service": "graph-rag",
-"request": {…}, "workspace"?: …}``, answers with the same messages, one per frame, and then waits for
-the next question; a refused frame is answered ``{"error": {"type", "message"}}``. Closing the socket
-(or the HTTP response) stops the engine at its next step.
+The WebSocket ``/api/v1/stream`` (``?workspace=`` for every frame; ``?token=`` where a client cannot
+send headers) takes one question per text frame, ``{"service": "graph-rag", "request": {…},
+"workspace"?: …}``, answers with the same messages, one per frame, and then waits for the next
+question; a refused frame is answered ``{"error": {"type", "message"}}``. Closing the socket (or the
+HTTP response) stops the engine at its next step.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from tgneo.stream.framing import NDJSON, SSE, encode, ndjson, sse
 from tgneo.stream.options import SERVICES, translate
 from tgneo.stream.pipeline import messages, prime
 from tgneo.web.auth import Access, current_access
-from tgneo.web.bodies import arg_flag, json_body
+from tgneo.web.bodies import arg_flag, arg_text, json_body
 from tgneo.web.extensions import sock
 from tgneo.web.services import Services, services
 
@@ -81,12 +82,14 @@ def stream(ws: Any) -> None:
     """Questions over a WebSocket: one question per frame, its messages one per frame."""
     svc, access = services(), current_access()
     timestamps = arg_flag("timestamps")
+    default_workspace = arg_text("workspace")
     while not svc.shutting_down.is_set():
         text = ws.receive(timeout=POLL_SECONDS)
         if text is None:
             continue
         try:
             service, body = _read_frame(text)
+            body.setdefault("workspace", default_workspace)
             kind, events = start(svc, access, service, body)
         except TgneoError as e:
             ws.send(encode({"error": e.to_dict()}))
