@@ -70,8 +70,14 @@ def requested_format() -> Format | None:
 
 
 def trace_rdf(workspace: str, collection: str, uri: str, fmt: Format) -> Response:
-    """One trace (the root ``uri`` and every step derived from it) as RDF in ``fmt``."""
+    """One trace (the root ``uri`` and every step derived from it) as RDF in ``fmt``.
+
+    Turtle and N-Triples have no named graphs: their export is the merge of the trace's graphs (as
+    TrustGraph's ``tg-graph-to-turtle`` does); N-Quads, TriG and JSON-LD keep them.
+    """
     quads = export_quads(services().store, workspace, collection, uri, profile_arg())
+    if not fmt.named_graphs:
+        quads = [q._replace(g="") for q in quads]
     return Response(serialize(quads, fmt), mimetype=fmt.media_type)
 
 

@@ -116,6 +116,9 @@ def serve(
             "timeout": 120,
             "graceful_timeout": GRACEFUL_SECONDS,
             "keepalive": 5,
+            # the longest request line Gunicorn allows: a percent-encoded IRI in the path can be long.
+            # Past it Gunicorn itself answers a plain-text 400, before the app (and its JSON errors).
+            "limit_request_line": 8190,
             "accesslog": "-",
             "logger_class": JsonAccessLogger,
             "loglevel": "info",
