@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from contextlib import ExitStack
 
+import pytest
 import requests
 
 from tests.conftest import Neo4jServer
@@ -71,3 +74,30 @@ def test_the_production_server_serves_websockets(neo4j_server: Neo4jServer) -> N
             assert ws.recv(timeout=10) == "echo:hello"
             ws.send("again")
             assert ws.recv(timeout=10) == "echo:again"
+
+
+def test_access_logs_are_json_lines_with_tokens_redacted(neo4j_server: Neo4jServer) -> None:
+    port, log = free_port(), []
+    env = {**neo4j_server.env(), "TGNEO_TOKENS": "sekrit=test-ws-log"}
+    with running(serve_cmd(port), env, port, log) as base:
+        requests.get(f"{base}/api/v1/traces", params={"token": "sekrit"}, timeout=10)
+    records = [json.loads(line) for line in log if line.startswith("{")]
+    traces = next(r for r in records if r["path"] == "/api/v1/traces")
+    assert traces["status"] == 401 and traces["method"] == "GET" and traces["duration_ms"] >= 0
+    assert "sekrit" not in "\n".join(log) and traces["query"] == "token=%2A%2A%2A"
+
+
+def test_sigterm_closes_open_sockets_with_going_away(neo4j_server: Neo4jServer) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    port = free_port()
+    with ExitStack() as stack:
+        with running(serve_cmd(port, "--workers", "1"), neo4j_server.env(), port) as base:
+            ws = stack.enter_context(connect(base.replace("http", "ws") + "/api/v1/socket", open_timeout=10))
+            ws.send(json.dumps({"type": "auth", "token": ""}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "auth-ok"
+        # leaving `running` sent SIGTERM and waited for the server to stop
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001

@@ -99,13 +99,13 @@ def test_rdf_imports_and_bad_rdf_is_a_400_naming_line_and_column_with_nothing_wr
     b = served.b
     collection = b.collection + "-rdf"
     params = {"collection": collection, "format": "nquads"}
-    bad = b"<urn:a> <urn:p> <urn:o> .\n<urn:b> <urn:p> \"open .\n"
+    bad = b'<urn:a> <urn:p> <urn:o> .\n<urn:b> <urn:p> "open .\n'
     response = requests.post(f"{served.base}/api/v1/rdf", params=params, data=bad, headers=b.headers, timeout=30)
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["line"] == 2 and error["column"] is not None and "line 2" in error["message"]
     assert _count(store, b.workspace, collection) == 0
-    good = b"<urn:a> <urn:p> <urn:o> .\n<< <urn:a> <urn:p> <urn:o> >> <urn:says> \"x\" <urn:g> .\n"
+    good = b'<urn:a> <urn:p> <urn:o> .\n<< <urn:a> <urn:p> <urn:o> >> <urn:says> "x" <urn:g> .\n'
     response = requests.post(f"{served.base}/api/v1/rdf", params=params, data=good, headers=b.headers, timeout=30)
     assert response.json() == {"workspace": b.workspace, "collection": collection, "quads": 2, "batches": 1}
     turtle = requests.post(f"{served.base}/api/v1/rdf", params={"collection": collection}, data=b"<urn:c> <urn:p> 1 .",
@@ -121,8 +121,12 @@ def test_named_queries_answer_rows_in_the_callers_collection(served: Served, ask
                          timeout=30).json()  # fmt: skip
     assert [r["question"] for r in rows["rows"]] == [asked["agent"], asked["document-rag"]]
     assert rows["truncated"] is False
-    labels = requests.post(f"{served.base}/api/v1/queries/labels", headers=b.headers, timeout=30,
-                           json={"collection": b.collection, "params": {"uris": ["http://trustgraph.ai/e/poland"]}})
+    labels = requests.post(
+        f"{served.base}/api/v1/queries/labels",
+        headers=b.headers,
+        timeout=30,
+        json={"collection": b.collection, "params": {"uris": ["http://trustgraph.ai/e/poland"]}},
+    )
     assert labels.json()["rows"] == [{"uri": "http://trustgraph.ai/e/poland", "label": "Poland"}]
 
 
