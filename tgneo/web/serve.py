@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -69,8 +70,15 @@ class JsonAccessLogger(Logger):  # type: ignore[misc]
             self.error("could not write an access log line")
 
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a Python thread may hold the GIL while others wait (Python's default is 0.005). A thread whose
+step just committed waits at most this long to send the explain message while other threads compute."""
+
+
 def _post_worker_init(worker: Any) -> None:
-    """Chain SIGTERM: tell the app to close its sockets (1001), then let Gunicorn stop the worker gracefully."""
+    """Tune the worker for streaming, and chain SIGTERM: tell the app to close its sockets (1001), then
+    let Gunicorn stop the worker gracefully."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = worker.wsgi
 
     def stop(sig: int, frame: Any) -> None:
