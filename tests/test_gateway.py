@@ -97,7 +97,7 @@ def test_pings_are_answered(served: Served) -> None:
 @pytest.mark.parametrize(
     ("frame", "where"),
     [
-        ("not json", "not JSON"),
+        ("not json", "not valid JSON"),
         (json.dumps([1, 2]), "object"),
         (json.dumps({"service": "triples"}), "id"),
         (json.dumps({"id": "x", "service": "sparql", "request": {}}), "unknown service 'sparql'"),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tgneo.errors import BadRequest
-from tgneo.stream.wire import json_frame
+from tgneo.stream.wire import bounded_int, json_object
 
 MAX_ID_CHARS = 200
 DEFAULT_BATCH = 20
@@ -46,9 +46,9 @@ class Envelope:
 
 def _json_object(text: object, what: str) -> dict[str, Any]:
     try:
-        return json_frame(text)
+        return json_object(text, what)
     except BadRequest as e:
-        raise GatewayError(f"{what}: {e}") from None
+        raise GatewayError(str(e)) from None
 
 
 def read_auth(text: object) -> str:
@@ -114,12 +114,7 @@ def error(request_id: str | None, type_: str, message: str) -> dict[str, Any]:
 
 def batch_size(request: dict[str, Any]) -> int:
     """``batch-size`` of a streaming ``triples`` request (20 by default)."""
-    value = request.get("batch-size", DEFAULT_BATCH)
-    if value is None:
-        return DEFAULT_BATCH
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_BATCH:
-        raise BadRequest(f"batch-size: must be an integer from 1 to {MAX_BATCH}, not {value!r}")
-    return value
+    return bounded_int(request, "batch-size", DEFAULT_BATCH, 1, MAX_BATCH)
 
 
 def triple_frames(

@@ -24,16 +24,28 @@ MAX_TERM_CHARS = 1_000_000
 """The longest IRI or literal accepted from the wire."""
 
 
-def json_frame(text: object) -> dict[str, Any]:
-    """A WebSocket text frame holding one JSON object."""
+def json_object(text: object, what: str = "frame") -> dict[str, Any]:
+    """A JSON object from text (a WebSocket frame, a request body); ``what`` names it in errors."""
     if not isinstance(text, str | bytes):
-        raise BadRequest("frame: expected a JSON text frame")
+        raise BadRequest(f"{what}: expected JSON text")
+    if not text.strip():
+        raise BadRequest(f"{what}: a JSON object is required")
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise BadRequest(f"frame: not JSON ({e})") from None
+        raise BadRequest(f"{what}: not valid JSON ({e})") from None
     if not isinstance(value, dict):
-        raise BadRequest("frame: must be a JSON object")
+        raise BadRequest(f"{what}: must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def bounded_int(raw: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    """``raw[key]``, an integer from ``low`` to ``high`` (``default`` when absent or null)."""
+    value = raw.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadRequest(f"{key}: must be an integer from {low} to {high}, not {value!r}")
     return value
 
 
@@ -124,22 +136,13 @@ def quad(raw: object, where: str = "triple") -> Quad:
     return Quad(s, p, o, g)
 
 
-def _limit(raw: Mapping[str, Any]) -> int:
-    value = raw.get("limit", DEFAULT_LIMIT)
-    if value is None:
-        return DEFAULT_LIMIT
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_LIMIT:
-        raise BadRequest(f"limit: must be an integer from 1 to {MAX_LIMIT}, not {value!r}")
-    return value
-
-
 def pattern(raw: Mapping[str, Any]) -> TriplePattern:
     """The pattern of a ``triples`` request (``s``, ``p``, ``o``, ``g``, ``limit``; absent terms are wildcards)."""
     s = subject(term(raw["s"], "s"), "s") if raw.get("s") is not None else None
     p = predicate(term(raw["p"], "p"), "p") if raw.get("p") is not None else None
     o = term(raw["o"], "o") if raw.get("o") is not None else None
     g = graph(raw["g"]) if raw.get("g") is not None else None
-    return TriplePattern(s, p, o, g, _limit(raw))
+    return TriplePattern(s, p, o, g, bounded_int(raw, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT))
 
 
 def event(message: Mapping[str, Any]) -> Event:

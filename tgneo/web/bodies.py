@@ -7,13 +7,13 @@ Every JSON body is read through :func:`json_body` (at most :data:`MAX_JSON_BYTES
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import request
 
 from tgneo.errors import BadRequest, PayloadTooLarge
 from tgneo.stream.options import MAX_NAME_CHARS
+from tgneo.stream.wire import json_object
 
 MAX_JSON_BYTES = 1 << 20
 """The largest JSON body accepted (1 MiB): a question is at most 4,000 characters."""
@@ -41,16 +41,7 @@ def json_body(limit: int = MAX_JSON_BYTES) -> dict[str, Any]:
         PayloadTooLarge: more than ``limit`` bytes.
         BadRequest: not UTF-8 JSON, or not an object.
     """
-    data = raw_body(limit)
-    if not data.strip():
-        raise BadRequest("body: a JSON object is required")
-    try:
-        value = json.loads(data)
-    except (ValueError, RecursionError) as e:
-        raise BadRequest(f"body: not valid JSON ({e})") from None
-    if not isinstance(value, dict):
-        raise BadRequest(f"body: must be a JSON object, not {type(value).__name__}")
-    return value
+    return json_object(raw_body(limit), "body")
 
 
 def arg_text(name: str, default: str | None = None, *, max_chars: int = MAX_NAME_CHARS) -> str | None:

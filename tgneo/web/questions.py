@@ -66,7 +66,7 @@ def ask(service: str) -> Response:
 
 
 def _read_frame(text: object) -> tuple[str, dict[str, Any]]:
-    frame = wire.json_frame(text)
+    frame = wire.json_object(text)
     service, body = frame.get("service"), frame.get("request", {})
     if not isinstance(service, str) or service not in SERVICES:
         raise BadRequest(f"service: {service!r} is not one of {', '.join(SERVICES)}")

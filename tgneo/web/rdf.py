@@ -109,7 +109,7 @@ def import_rdf() -> tuple[Response, int]:
 
 def _frame_quads(text: object, collection: str | None) -> tuple[str, list[Quad]]:
     """The collection and quads of one import frame (``{"metadata": {…, "collection"}, "triples": [...]}``)."""
-    frame = wire.json_frame(text)
+    frame = wire.json_object(text)
     metadata = frame.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise BadRequest("metadata: must be an object")
