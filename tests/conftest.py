@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.serving import Served
 from tgneo.config import Settings, default_home
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store, install_schema
@@ -151,3 +152,21 @@ def prose_model() -> Iterator[OpenAILLM]:
         llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
         yield llm
         llm.close()
+
+
+@pytest.fixture(scope="session")
+def served(neo4j_server: Neo4jServer, store: Store) -> Iterator[Served]:
+    """``tgneo serve`` with ``TGNEO_TOKENS`` for two tenants, each with the sample corpus in a fresh collection."""
+    from tests.serving import new_tenant, running, serve_cmd
+    from tgneo.ingest.loader import load_documents
+    from tgneo.ingest.sample import sources
+    from tgneo.llm.offline import OfflineLLM
+    from tgneo.provision.server import free_port
+
+    a, b = new_tenant("a"), new_tenant("b")
+    for tenant in (a, b):
+        assert load_documents(store, OfflineLLM(), tenant.workspace, tenant.collection, sources()).loaded == 4
+    port = free_port()
+    env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{a.token}={a.workspace},{b.token}={b.workspace}"}
+    with running(serve_cmd(port, "--workers", "2"), env, port) as base:
+        yield Served(base, a, b)

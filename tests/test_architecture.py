@@ -20,6 +20,7 @@ PURE = [
     "errors.py",
     "uris.py",
     "graphmodel.py",
+    "patterns.py",
     "explain/entity.py",
     "explain/graphrag.py",
     "explain/docrag.py",
@@ -41,7 +42,7 @@ PURE = [
     "llm",
 ]
 DRIVER = ("neo4j", "neomodel")
-FLASK = ("flask", "flask_sock", "werkzeug")
+FLASK = ("flask", "flask_sock", "werkzeug", "simple_websocket", "gunicorn")
 
 
 def _modules(entry: str) -> list[Path]:
@@ -109,6 +110,20 @@ def test_the_ingest_pipeline_uses_the_store_but_never_the_web_the_cli_or_the_exp
     up = ("tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.engines", "tgneo.stream", "tgneo.explain.recorder")
     forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", _modules("stream"), ids=_rel)
+def test_the_stream_layer_knows_events_and_requests_never_engines_or_models(path: Path) -> None:
+    """Transports frame what engines yield; which engine runs, on which store and LLM, is the web layer's call."""
+    forbidden = _reaching(path, ("tgneo.engines", "tgneo.llm", "tgneo.explain.recorder", "tgneo.ingest"))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+@pytest.mark.parametrize("path", _modules("web"), ids=_rel)
+def test_the_web_layer_reaches_neo4j_only_through_store_functions(path: Path) -> None:
+    """Views call ``tgneo.store`` functions; they never hold Cypher or a driver session of their own."""
+    assert not _reaching(path, DRIVER), _rel(path)
+    assert "Q." not in path.read_text() and not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text())
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)

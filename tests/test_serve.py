@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from contextlib import ExitStack
 
+import pytest
 import requests
 
 from tests.conftest import Neo4jServer
+from tests.serving import ROOT, running, serve_cmd
 from tgneo.provision.server import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@contextmanager
-def running(args: list[str], env: dict[str, str], port: int) -> Iterator[str]:
-    """Run a server subprocess until it answers /healthz; yield its base URL; stop it."""
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("server did not answer /healthz within 60s")
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stdout:
-            proc.stdout.close()
-
-
-def serve_cmd(port: int) -> list[str]:
-    return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port)]
 
 
 def test_healthz_answers_while_the_process_lives(neo4j_server: Neo4jServer) -> None:
@@ -106,3 +74,30 @@ def test_the_production_server_serves_websockets(neo4j_server: Neo4jServer) -> N
             assert ws.recv(timeout=10) == "echo:hello"
             ws.send("again")
             assert ws.recv(timeout=10) == "echo:again"
+
+
+def test_access_logs_are_json_lines_with_tokens_redacted(neo4j_server: Neo4jServer) -> None:
+    port, log = free_port(), []
+    env = {**neo4j_server.env(), "TGNEO_TOKENS": "sekrit=test-ws-log"}
+    with running(serve_cmd(port), env, port, log) as base:
+        requests.get(f"{base}/api/v1/traces", params={"token": "sekrit"}, timeout=10)
+    records = [json.loads(line) for line in log if line.startswith("{")]
+    traces = next(r for r in records if r["path"] == "/api/v1/traces")
+    assert traces["status"] == 401 and traces["method"] == "GET" and traces["duration_ms"] >= 0
+    assert "sekrit" not in "\n".join(log) and traces["query"] == "token=%2A%2A%2A"
+
+
+def test_sigterm_closes_open_sockets_with_going_away(neo4j_server: Neo4jServer) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    port = free_port()
+    with ExitStack() as stack:
+        with running(serve_cmd(port, "--workers", "1"), neo4j_server.env(), port) as base:
+            ws = stack.enter_context(connect(base.replace("http", "ws") + "/api/v1/socket", open_timeout=10))
+            ws.send(json.dumps({"type": "auth", "token": ""}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "auth-ok"
+        # leaving `running` sent SIGTERM and waited for the server to stop
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001

@@ -54,6 +54,24 @@ class NotIndexed(BadRequest):
     status = 409
 
 
+class Unauthorized(TgneoError):
+    """The server requires an API token (``TGNEO_TOKENS`` is set) and none, or an unknown one, was sent."""
+
+    status = 401
+
+
+class Forbidden(TgneoError):
+    """The token is valid but its workspace is not the one the request names."""
+
+    status = 403
+
+
+class PayloadTooLarge(BadRequest):
+    """A request body or message is larger than the server accepts; the message names the limit."""
+
+    status = 413
+
+
 class UnsupportedFormat(TgneoError):
     """An RDF format tgneo does not read or write."""
 
@@ -88,6 +106,12 @@ class StoreUnavailable(StoreError):
     """Neo4j cannot be reached (down, wrong URI, wrong credentials)."""
 
     status = 503
+
+
+class QueryTimedOut(StoreError):
+    """A named read query ran longer than the server allows and was stopped (nothing was changed)."""
+
+    status = 504
 
 
 class RecordingFailed(StoreError):

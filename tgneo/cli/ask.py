@@ -1,9 +1,10 @@
 """``tgneo ask``: ask a question, watch the answer stream and — with ``-x`` — every step that made it.
 
-The engine runs in this process against Neo4j (``--url`` for a running server comes with the HTTP
-API). The answer goes to stdout as it streams; explain events, sources and totals go to stderr, so
-``tgneo ask -x "…" > answer.txt`` keeps the answer clean. ``--json`` prints the raw response
-messages (TrustGraph's field names) as NDJSON instead.
+The engine runs in this process against Neo4j, or, with ``--url``, on a running ``tgneo serve``,
+whose NDJSON stream is read as it arrives (``--token`` when the server has ``TGNEO_TOKENS``). The
+answer goes to stdout as it streams; explain events, sources and totals go to stderr, so ``tgneo ask
+-x "…" > answer.txt`` keeps the answer clean. ``--json`` prints the raw response messages
+(TrustGraph's field names) as NDJSON instead.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -37,12 +39,14 @@ _ENGINE_NAMES = tuple(k.wire for k in SessionKind)
               help="Agent only: use this pattern instead of letting the router choose.")  # fmt: skip
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=N",
               help="An engine option, e.g. -o edge_limit=10 -o max_path_length=1 (see tgneo/engines).")  # fmt: skip
+@click.option("--url", envvar="TGNEO_URL", help="Ask a running `tgneo serve` (e.g. http://127.0.0.1:8888/).")
+@click.option("--token", envvar="TGNEO_TOKEN", help="The server's API token (when it runs with TGNEO_TOKENS).")
 @workspace_option
 @collection_option
 @fails_cleanly
 def ask(
     question: str, engine_name: str, explain: bool, as_json: bool, pattern: str | None, options: tuple[str, ...],
-    workspace: str, collection: str,
+    url: str | None, token: str | None, workspace: str, collection: str,
 ) -> None:  # fmt: skip
     """Ask QUESTION; the answer streams to stdout, its trace is recorded in Neo4j.
 
@@ -57,7 +61,7 @@ def ask(
     """
     from tgneo.engines import Request, engine_class
     from tgneo.llm.registry import get_llm
-    from tgneo.store import Store, install_schema
+    from tgneo.store import Store, install_schema, kg
     from tgneo.store.schema import install_search_schema
 
     parsed: dict[str, Any] = _parse_options(options)
@@ -65,6 +69,9 @@ def ask(
         if engine_name != "agent":
             raise click.BadParameter("only the agent engine has patterns", param_hint="--pattern")
         parsed["pattern"] = pattern
+    if url:
+        _ask_remote(url, token, engine_name, question, parsed, workspace, collection, explain, as_json)
+        return
     cls = engine_class(engine_name)
     llm = get_llm()
     with Store.from_settings() as store:
@@ -72,7 +79,7 @@ def ask(
         install_search_schema(store, llm.dimensions)
         engine = cls(store, llm)
         request = Request(question, workspace, collection, parsed)
-        view = _View(store, workspace, collection, engine.kind) if explain else None
+        view = _View(lambda iris: kg.labels(store, workspace, collection, iris)) if explain else None
         printer = _Printer(view)
         failed = False
         for event in engine.answer(request):
@@ -82,6 +89,28 @@ def ask(
                 failed = failed or isinstance(event, ErrorEvent)
                 continue
             failed = printer.show(event) or failed
+    if failed:
+        sys.exit(1)
+
+
+def _ask_remote(
+    url: str, token: str | None, engine_name: str, question: str, options: dict[str, Any], workspace: str,
+    collection: str, explain: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """The same output as in-process, from the server's stream."""
+    from tgneo.cli.remote import Remote
+    from tgneo.stream.wire import event
+
+    remote = Remote(url, token, workspace, collection)
+    printer = _Printer(_View(remote.labels) if explain else None)
+    failed = False
+    for message in remote.ask(engine_name, question, options):
+        if as_json:
+            sys.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            failed = failed or "error" in message
+            continue
+        failed = printer.show(event(message)) or failed
     if failed:
         sys.exit(1)
 
@@ -148,13 +177,8 @@ class _Printer:
 class _View:
     """Explain events as readable lines on stderr, like TrustGraph's ``-x`` (labels looked up)."""
 
-    def __init__(self, store: Any, workspace: str, collection: str, kind: SessionKind) -> None:
-        self.store, self.workspace, self.collection, self.kind = store, workspace, collection, kind
-
-    def _labels(self, iris: list[str]) -> dict[str, str]:
-        from tgneo.store import kg
-
-        return kg.labels(self.store, self.workspace, self.collection, iris)
+    def __init__(self, labels: Callable[[list[str]], dict[str, str]]) -> None:
+        self._labels = labels
 
     def explain(self, event: ExplainEvent) -> None:
         about: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))

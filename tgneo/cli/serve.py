@@ -22,26 +22,32 @@ def init_schema() -> None:
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8888, show_default=True, help="Port (8888 is the TrustGraph client's default).")
-@click.option("--threads", default=32, show_default=True, help="Worker threads (one per open stream).")
+@click.option("--threads", default=32, show_default=True, help="Threads per worker (one per open stream or socket).")
+@click.option("--workers", type=click.IntRange(1, 16), help="Worker processes  [default: one per core, at most 4]")
 @fails_cleanly
-def serve(host: str, port: int, threads: int) -> None:
+def serve(host: str, port: int, threads: int, workers: int | None) -> None:
     """Serve the HTTP and WebSocket API on Gunicorn (threaded worker).
 
-    Without TGNEO_TOKENS the server trusts every caller, so it binds to loopback only.
+    Without TGNEO_TOKENS the server trusts every caller, so it binds to loopback only. SIGTERM
+    stops it gracefully; access logs are JSON lines on stderr.
     """
     from tgneo.errors import BadRequest
     from tgneo.store import Store
     from tgneo.web import create_app
+    from tgneo.web.auth import parse_tokens
+    from tgneo.web.serve import default_workers
     from tgneo.web.serve import serve as run
 
     settings = Settings.from_env()
+    parse_tokens(settings.tokens)  # a malformed TGNEO_TOKENS fails here, with one line
     if not settings.tokens and host not in ("127.0.0.1", "localhost", "::1"):
         raise BadRequest(f"refusing to bind {host} without TGNEO_TOKENS: unauthenticated servers stay on loopback")
     probe = Store.from_settings(settings)
     say(f"Neo4j    {probe.uri} (database {settings.neo4j_database})")
     probe.close()
     say(f"API      http://{host}:{port}/   (health: /healthz, readiness: /readyz)")
-    run(lambda: create_app(settings=settings), host=host, port=port, threads=threads)
+    run(lambda: create_app(settings=settings), host=host, port=port, threads=threads,
+        workers=workers or default_workers())  # fmt: skip
 
 
 COMMANDS = [init_schema, serve]

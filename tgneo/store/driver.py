@@ -36,7 +36,7 @@ from neo4j.exceptions import (
 )
 
 from tgneo.config import Settings
-from tgneo.errors import StoreError, StoreUnavailable
+from tgneo.errors import QueryTimedOut, StoreError, StoreUnavailable
 from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
@@ -176,6 +176,30 @@ class Store:
         ):
             yield from tx.run(query.text, params)
             self._reached = True
+
+    def read_bounded(
+        self, query: CypherQuery, max_rows: int, timeout: float, **params: Any
+    ) -> tuple[list[neo4j.Record], bool]:
+        """Run one read query in a read transaction that Neo4j stops after ``timeout`` seconds.
+
+        At most ``max_rows`` records are pulled; the rest is never sent. Returns the records and
+        whether there were more.
+
+        Raises:
+            QueryTimedOut: the query ran longer than ``timeout`` (and was rolled back).
+        """
+
+        def attempt(session: neo4j.Session) -> tuple[list[neo4j.Record], bool]:
+            try:
+                with session.begin_transaction(timeout=timeout) as tx:
+                    records = tx.run(query.text, params).fetch(max_rows + 1)
+            except Neo4jError as e:
+                if "TransactionTimedOut" in (e.code or ""):
+                    raise QueryTimedOut(f"{query.name} ran longer than {timeout:g}s and was stopped") from e
+                raise
+            return records[:max_rows], len(records) > max_rows
+
+        return self._retrying(f"running {query.name}", READ, attempt)
 
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
         """Run one write query as its own transaction — atomic, as every single statement is — and return its records.

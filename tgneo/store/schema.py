@@ -68,6 +68,12 @@ SCHEMA: tuple[SchemaItem, ...] = (
     # The trace reader: label lookups (rdfs:label statements by subject) and newest-first listing.
     SchemaItem("tgneo_statement_subject", "range", Label.STATEMENT, ("workspace", "collection", "s", "p")),
     SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
+    # TrustGraph's triples service (store/triples.py): statements by predicate, entities by named graph,
+    # librarian texts by URI without a collection (TrustGraph's get-document-content names none). No
+    # index on a statement's object: a long literal would exceed the index key size and fail its write.
+    SchemaItem("tgneo_statement_predicate", "range", Label.STATEMENT, ("workspace", "collection", "p")),
+    SchemaItem("tgneo_resource_graph", "range", Label.RESOURCE, ("workspace", "collection", "graph")),
+    SchemaItem("tgneo_content_uri", "range", Label.CONTENT, ("workspace", "uri")),
     # Retrieval: entities by name (GraphRAG's exploration by full text).
     SchemaItem(ENTITY_NAME_INDEX, "fulltext", Label.RESOURCE, ("name",)),
     # Atomic imports (store.imports): the journal, and what an unfinished import created or changed.

@@ -1,4 +1,22 @@
-"""The Flask application: the ``create_app()`` factory, its blueprints and one error handler."""
+"""The Flask application: the ``create_app()`` factory, its blueprints and one error handler.
+
+The URL map, one blueprint per resource (``tgneo.web.openapi`` describes every route):
+
+    GET  /healthz  /readyz  /openapi.json                         health (open), openapi
+    POST /api/v1/graph-rag | document-rag | agent                 questions (NDJSON / SSE)
+    WS   /api/v1/stream                                           questions over a WebSocket
+    GET  /api/v1/traces  /api/v1/traces/{uri}                     traces (JSON, or RDF)
+    GET  /api/v1/content/{uri}                                    content (librarian texts)
+    POST /api/v1/rdf                                              rdf (import)
+    POST /api/v1/queries/{name}                                   queries (named, read-only)
+    WS   /api/v1/socket                                           gateway (TrustGraph's protocol)
+    WS   /api/v1/flow/{flow}/import/triples                       rdf (tg-load-turtle)
+    POST /api/v1/librarian  /api/v1/collection-management         librarian (TrustGraph REST)
+    GET  /api/v1/document-stream
+    POST /api/v1/flow/{flow}/service/{service}
+
+A ``ui`` blueprint (``/ui/``) registers beside these the same way.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +27,11 @@ from flask import Flask
 
 from tgneo.config import Settings
 from tgneo.store import Store
+from tgneo.web import auth
+from tgneo.web.bodies import MAX_RDF_BYTES, MAX_SOCKET_MESSAGE
 from tgneo.web.errors import register_error_handlers
 from tgneo.web.extensions import sock
+from tgneo.web.services import Services
 
 
 def create_app(
@@ -27,20 +48,33 @@ def create_app(
         store: an open ``Store``; one is created from ``settings`` when omitted and closed at exit.
 
     Returns:
-        The Flask app with JSON error handling, flask-sock attached and the health blueprint
-        (``/healthz``, ``/readyz``) registered.
+        The Flask app with JSON error handling, token authentication (``TGNEO_TOKENS``), flask-sock
+        attached and every blueprint of the URL map above registered.
+
+    Raises:
+        ConfigError: ``TGNEO_TOKENS`` is malformed.
     """
-    app = Flask(__name__)
-    app.config.from_mapping(JSON_SORT_KEYS=False)
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=MAX_RDF_BYTES,
+        SOCK_SERVER_OPTIONS={"max_message_size": MAX_SOCKET_MESSAGE},
+    )
     if test_config:
         app.config.from_mapping(test_config)
+    app.url_map.merge_slashes = False  # a percent-encoded IRI in the path keeps its "//"
     settings = settings or Settings.from_env()
+    tokens = auth.parse_tokens(settings.tokens)
+    store = store or Store.from_settings(settings)
     app.extensions["tgneo.settings"] = settings
-    app.extensions["tgneo.store"] = store or Store.from_settings(settings)
+    app.extensions["tgneo.store"] = store
+    app.extensions["tgneo"] = Services(settings, store, tokens)
     sock.init_app(app)
     register_error_handlers(app)
+    auth.init_app(app, tokens)
 
-    from tgneo.web import health
+    from tgneo.web import content, gateway, health, librarian, openapi, queries, questions, rdf, traces
 
-    app.register_blueprint(health.bp)
+    for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian):
+        app.register_blueprint(module.bp)
     return app

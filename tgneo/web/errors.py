@@ -1,6 +1,13 @@
-"""One error handler: every failure answers JSON ``{"error": {"type", "message"}}`` with its status."""
+"""One error handler: every failure answers JSON ``{"error": {"type", "message"}}`` with its status.
+
+tgneo's typed errors carry their own status (``errors.py``); Werkzeug's (404, 405, 413 …) keep
+theirs; anything else is a bug: it is logged with its traceback and the client gets a 500 that says
+only that — never a stack trace.
+"""
 
 from __future__ import annotations
+
+import logging
 
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
@@ -18,9 +25,20 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(TgneoError)
     def _tgneo_error(e: TgneoError) -> tuple[Response, int]:
-        return error_response(e.status, e.type, str(e))
+        response, status = error_response(e.status, e.type, str(e))
+        if status == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response, status
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> tuple[Response, int]:
         name = (e.name or "HTTPError").replace(" ", "")
-        return error_response(e.code or 500, name, e.description or name)
+        response, status = error_response(e.code or 500, name, e.description or name)
+        if status == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response, status
+
+    @app.errorhandler(Exception)
+    def _bug(e: Exception) -> tuple[Response, int]:
+        logging.getLogger("tgneo.web").exception("unhandled error")
+        return error_response(500, "InternalError", "internal error; the server log has the details")

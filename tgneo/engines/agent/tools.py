@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.errors import BadRequest, TgneoError
+from tgneo.errors import BadRequest, NotFound, TgneoError
 from tgneo.explain.events import Event, ExplainEvent
-from tgneo.store.queries import ALL as QUERIES
-from tgneo.store.traces import plain
+from tgneo.store.named import READ_QUERIES, run_named
 
 
 class ToolError(TgneoError):
@@ -186,18 +185,8 @@ class Calculator(Tool):
         return ToolResult(str(round(value, 10) if isinstance(value, float) else value))
 
 
-READ_QUERIES = (
-    "latest_traces",
-    "answer_documents",
-    "document_answers",
-    "dependents",
-    "source_chain",
-    "error_observations",
-    "usage_by_model",
-    "most_selected_edges",
-)
-"""The named queries an agent may run: the read-only ones written for people (README, tgneo/cypher/)."""
 MAX_ROWS = 20
+"""The most rows a ``cypher-read`` call hands the LLM."""
 
 
 class CypherRead(Tool):
@@ -212,27 +201,19 @@ class CypherRead(Tool):
     def run(self, session: Session, caller: str, arguments: Mapping[str, Any]) -> Generator[Event, None, ToolResult]:
         args = self.check(arguments)
         name = str(args["query"])
-        if name not in READ_QUERIES:
-            raise ToolError(f"cypher-read: no read query named {name!r}; use one of {', '.join(READ_QUERIES)}")
-        query = QUERIES[name]
         params = args.get("params") or {}
         if not isinstance(params, Mapping):
             raise ToolError("cypher-read: params must be an object")
-        given = {k: v for k, v in params.items() if k not in ("workspace", "collection")}
-        unknown = sorted(set(given) - set(query.params))
-        if unknown:
-            raise ToolError(f"cypher-read: {name} takes {', '.join(query.params)}; not {unknown[0]!r}")
-        values: dict[str, Any] = {p: None for p in query.params}
-        values.update({"limit": MAX_ROWS} if "limit" in query.params else {})
-        values.update(given)
-        values.update(workspace=session.ctx.workspace, collection=session.ctx.collection)  # never the caller's
+        given = {k: v for k, v in params.items() if k not in ("workspace", "collection")}  # never the caller's
         try:
-            records = session.ctx.store.read(query, **values)
+            result = run_named(session.ctx.store, name, session.ctx.workspace, session.ctx.collection, given,
+                               max_rows=MAX_ROWS)  # fmt: skip
+        except (NotFound, BadRequest) as e:
+            raise ToolError(f"cypher-read: {e}") from e
         except TgneoError as e:
             raise ToolError(f"cypher-read: {name} failed: {e}") from e
-        rows = [plain(dict(r)) for r in records[:MAX_ROWS]]
         yield from ()  # a generator like every tool, though it has no events
-        return ToolResult(json.dumps(rows, ensure_ascii=False, default=str))
+        return ToolResult(json.dumps(result.rows, ensure_ascii=False, default=str))
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (KnowledgeQuery(), DocumentQuery(), Calculator(), CypherRead())}

@@ -1,0 +1,98 @@
+"""Real servers for the tests: ``tgneo serve`` in a subprocess on a free port, and who may use it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+@contextmanager
+def running(args: list[str], env: dict[str, str], port: int, log: list[str] | None = None) -> Iterator[str]:
+    """Run a server subprocess until it answers /healthz; yield its base URL; stop it (SIGTERM).
+
+    ``log``, when given, receives the server's output lines after it stopped.
+    """
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
+            try:
+                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("server did not answer /healthz within 60s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            out, _ = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        if log is not None:
+            log.extend((out or "").splitlines())
+
+
+def serve_cmd(port: int, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port), *extra]
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """A workspace with its token and a collection holding the sample corpus."""
+
+    token: str
+    workspace: str
+    collection: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def tg_env(self, base: str) -> dict[str, str]:
+        """Environment for TrustGraph's CLI: its URL and this tenant's token."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRUSTGRAPH_")}
+        return {**env, "TRUSTGRAPH_URL": base + "/", "TRUSTGRAPH_TOKEN": self.token}
+
+
+@dataclass(frozen=True)
+class Served:
+    """A running server with two tenants (``a``, ``b``) that must never see each other."""
+
+    base: str
+    a: Tenant
+    b: Tenant
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+
+def new_tenant(name: str) -> Tenant:
+    tag = uuid.uuid4().hex[:8]
+    return Tenant(f"tok-{name}-{uuid.uuid4().hex}", f"test-ws-{name}-{tag}", f"test-serving-{tag}")
+
+
+def tg(command: str, *args: str, env: dict[str, str], timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """Run one of TrustGraph's own ``tg-*`` commands (trustgraph-cli 2.11.1, unmodified)."""
+    return subprocess.run(
+        [str(VENV_BIN / command), *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )

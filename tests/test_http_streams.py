@@ -1,0 +1,153 @@
+"""Native question streams on a real server: NDJSON and SSE over `requests`, the same over a WebSocket."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import requests
+from websockets.sync.client import connect
+
+from tests.ingesting import query
+from tests.serving import Served
+from tgneo.ingest.sample import QUESTIONS
+from tgneo.store import Store
+
+POLONIUM = QUESTIONS[0].text
+
+
+def ndjson(served: Served, service: str, body: dict[str, Any], **kwargs: Any) -> list[dict[str, Any]]:
+    tenant = served.a
+    response = requests.post(f"{served.base}/api/v1/{service}", json={"collection": tenant.collection, **body},
+                             headers=tenant.headers, timeout=120, **kwargs)  # fmt: skip
+    assert response.status_code == 200, response.text
+    assert response.headers["Content-Type"].startswith("application/x-ndjson")
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def shape(messages: list[dict[str, Any]]) -> list[str]:
+    """explain:<last segment kind> / chunk / final, collapsing runs of chunks."""
+    out: list[str] = []
+    for m in messages:
+        if m.get("end_of_session") or m.get("end_of_dialog"):
+            out.append("final")
+        elif m["message_type"] == "explain":
+            out.append("explain")
+        elif not out or out[-1] != m["message_type"]:
+            out.append(m["message_type"])
+    return out
+
+
+def stored_uris(store: Store, workspace: str, collection: str, uris: list[str]) -> set[str]:
+    rows = query(store, "MATCH (n:Resource {workspace: $w, collection: $c}) WHERE n.uri IN $uris AND n:Explain "
+                 "RETURN n.uri AS uri", w=workspace, c=collection, uris=uris)  # fmt: skip
+    return {r["uri"] for r in rows}
+
+
+def test_graph_rag_streams_explain_steps_before_the_answer_then_the_synthesis_then_the_final_message(
+    served: Served, store: Store
+) -> None:
+    messages = ndjson(served, "graph-rag", {"query": POLONIUM})
+    assert shape(messages) == ["explain"] * 4 + ["chunk", "explain", "final"]
+    kinds = [m["explain_id"].split(":")[2] for m in messages if m["message_type"] == "explain"]
+    assert kinds == ["question", "prov", "prov", "prov", "prov"]
+    assert [m["explain_id"].split(":")[3] for m in messages if m["message_type"] == "explain"][1:] == [
+        "grounding", "exploration", "focus", "synthesis",
+    ]  # fmt: skip
+    final = messages[-1]
+    assert final["end_of_session"] is True and final["in_token"] > 0 and final["out_token"] > 0
+    assert {s["title"] for s in final["sources"]} >= {"Polonium and radium"}
+    assert "Polonium" in "".join(m["response"] for m in messages if m["message_type"] == "chunk")
+
+
+def test_every_explained_step_is_in_neo4j_when_its_message_arrives(served: Served, store: Store) -> None:
+    tenant = served.a
+    with requests.post(f"{served.base}/api/v1/graph-rag", json={"query": POLONIUM, "collection": tenant.collection},
+                       headers=tenant.headers, stream=True, timeout=120) as response:  # fmt: skip
+        for line in response.iter_lines():
+            message = json.loads(line)
+            if message["message_type"] == "explain":
+                uri = message["explain_id"]
+                assert stored_uris(store, tenant.workspace, tenant.collection, [uri]) == {uri}
+
+
+def test_document_rag_streams_question_grounding_exploration_focus_chunks_synthesis(served: Served) -> None:
+    messages = ndjson(served, "document-rag", {"query": "Who discovered polonium?", "doc-limit": 3})
+    assert shape(messages) == ["explain"] * 4 + ["chunk", "explain", "final"]
+    assert messages[-1]["message_type"] == "chunk" and messages[-1]["end_of_session"] is True
+    assert messages[-2]["explain_id"].endswith("/synthesis")
+
+
+def test_agent_streams_until_end_of_dialog_with_token_totals(served: Served) -> None:
+    messages = ndjson(served, "agent", {"question": "What is 1934 - 1867?", "pattern": "react"})
+    final = messages[-1]
+    assert final["end_of_dialog"] is True and final["message_type"] == "answer"
+    assert "67" in "".join(m.get("content", "") for m in messages if m["message_type"] == "answer")
+    iteration = next(m for m in messages if m.get("explain_id", "").endswith("/i1"))
+    assert {t["s"]["i"] for t in iteration["explain_triples"]} == {iteration["explain_id"]}  # client quirk §6.3
+
+
+def test_sse_carries_the_same_messages_as_events(served: Served) -> None:
+    tenant = served.a
+    body = {"query": POLONIUM, "collection": tenant.collection}
+    headers = {**tenant.headers, "Accept": "text/event-stream"}
+    response = requests.post(f"{served.base}/api/v1/graph-rag", json=body, headers=headers, timeout=120)
+    assert response.headers["Content-Type"].startswith("text/event-stream")
+    events = [block for block in response.text.split("\n\n") if block]
+    assert events[0].startswith("id: 1\ndata: ")
+    messages = [json.loads(block.split("data: ", 1)[1]) for block in events]
+    assert shape(messages) == ["explain"] * 4 + ["chunk", "explain", "final"]
+
+
+def test_timestamps_mark_each_explain_message_with_its_commit_time(served: Served) -> None:
+    before = time.time()
+    messages = ndjson(served, "graph-rag", {"query": POLONIUM}, params={"timestamps": "true"})
+    stamps = [m["committed_at"] for m in messages if m["message_type"] == "explain"]
+    assert len(stamps) == 5 and stamps == sorted(stamps) and before <= stamps[0] <= time.time()
+    assert all("committed_at" not in m for m in messages if m["message_type"] != "explain")
+
+
+def test_the_websocket_stream_answers_question_after_question_on_one_socket(served: Served) -> None:
+    tenant = served.a
+    with connect(f"{served.ws}/api/v1/stream", additional_headers=tenant.headers, open_timeout=10) as ws:
+        for service, body in (("graph-rag", {"query": POLONIUM}), ("agent", {"question": "What is 2 + 2?"})):
+            ws.send(json.dumps({"service": service, "request": {**body, "collection": tenant.collection}}))
+            messages = []
+            while not (messages and (messages[-1].get("end_of_session") or messages[-1].get("end_of_dialog"))):
+                messages.append(json.loads(ws.recv(timeout=120)))
+            assert messages[0]["message_type"] == "explain"
+        ws.send(json.dumps({"service": "graph-rag", "request": {"query": ""}}))
+        refused = json.loads(ws.recv(timeout=30))
+        assert refused["error"]["type"] == "BadRequest" and "query" in refused["error"]["message"]
+
+
+def _trace_steps(store: Store, workspace: str, collection: str, root: str) -> list[str]:
+    rows = query(store, "MATCH (q:Resource {workspace: $w, collection: $c, uri: $u}) "
+                 "OPTIONAL MATCH (s:Explain)-[:WAS_DERIVED_FROM]->+(q) RETURN collect(DISTINCT s.uri) AS steps",
+                 w=workspace, c=collection, u=root)  # fmt: skip
+    return list(rows[0]["steps"]) if rows else []
+
+
+def test_closing_the_websocket_mid_answer_stops_the_engine(served: Served, store: Store) -> None:
+    tenant = served.a
+    with connect(f"{served.ws}/api/v1/stream", additional_headers=tenant.headers, open_timeout=10) as ws:
+        ws.send(json.dumps({"service": "graph-rag", "request": {"query": POLONIUM, "collection": tenant.collection}}))
+        root = json.loads(ws.recv(timeout=60))["explain_id"]
+    time.sleep(4)  # a whole answer takes about 2 s on this machine; give a running engine time to finish
+    steps = _trace_steps(store, tenant.workspace, tenant.collection, root)
+    assert not any("synthesis" in s for s in steps), steps
+    time.sleep(1)
+    assert _trace_steps(store, tenant.workspace, tenant.collection, root) == steps  # and nothing more comes
+
+
+def test_closing_the_http_stream_mid_answer_stops_the_engine(served: Served, store: Store) -> None:
+    tenant = served.a
+    body = {"query": POLONIUM, "collection": tenant.collection}
+    url = f"{served.base}/api/v1/graph-rag"
+    response = requests.post(url, json=body, headers=tenant.headers, stream=True, timeout=60)
+    root = json.loads(next(response.iter_lines()))["explain_id"]
+    response.close()
+    time.sleep(4)
+    steps = _trace_steps(store, tenant.workspace, tenant.collection, root)
+    assert not any("synthesis" in s for s in steps), steps

@@ -1,0 +1,74 @@
+"""A client of a running ``tgneo serve``: what ``tgneo ask --url`` uses instead of running engines in-process.
+
+Plain ``urllib`` (no extra dependency): ``POST /api/v1/{engine}`` read line by line as the NDJSON
+arrives, and the ``labels`` named query for the readable ``-x`` view. Errors the server answers
+(``{"error": {"type", "message"}}``) become one ``error: …`` line, like every other command's.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tgneo.errors import BadRequest, TgneoError
+from tgneo.stream.options import SERVICES
+
+
+class RemoteError(TgneoError):
+    """The server refused a request or could not be reached; the message says which and why."""
+
+
+class Remote:
+    """One server (``url``), one token (or none), one workspace and collection."""
+
+    def __init__(self, url: str, token: str | None, workspace: str, collection: str, timeout: float = 300) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise BadRequest(f"--url: {url!r} is not an http:// or https:// URL")
+        self.base = url.rstrip("/")
+        self.token, self.workspace, self.collection, self.timeout = token, workspace, collection, timeout
+
+    def _post(self, path: str, body: Mapping[str, Any]) -> Any:
+        headers = {"Content-Type": "application/json", "Accept": "application/x-ndjson, application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), headers, method="POST")
+        try:
+            return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310 - the user's own --url
+        except urllib.error.HTTPError as e:
+            raise RemoteError(f"{self.base}{path} answered {e.code}: {_message(e.read())}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise RemoteError(f"cannot reach {self.base}: {getattr(e, 'reason', e)}") from None
+
+    def ask(self, service: str, question: str, options: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+        """The response messages of one question, as they arrive."""
+        fields = SERVICES[service]
+        wire_names = {name: wire for wire, name in fields.options.items()}
+        body: dict[str, Any] = {fields.question: question, "collection": self.collection, "workspace": self.workspace}
+        for name, value in options.items():
+            if name not in wire_names:
+                raise BadRequest(f"{service}: unknown option {name!r} (options: {', '.join(sorted(wire_names))})")
+            body[wire_names[name]] = value
+        with self._post(f"/api/v1/{service}", body) as response:
+            for line in response:
+                if line.strip():
+                    yield json.loads(line)
+
+    def labels(self, iris: list[str]) -> dict[str, str]:
+        """The ``rdfs:label`` of each IRI that has one, through the ``labels`` named query."""
+        if not iris:
+            return {}
+        body = {"params": {"uris": iris}, "collection": self.collection, "workspace": self.workspace}
+        with self._post("/api/v1/queries/labels", body) as response:
+            rows = json.loads(response.read())["rows"]
+        return {r["uri"]: r["label"] for r in rows}
+
+
+def _message(raw: bytes) -> str:
+    try:
+        error = json.loads(raw)["error"]
+        return f"{error['type']}: {error['message']}"
+    except (ValueError, KeyError, TypeError):
+        return raw.decode(errors="replace")[:300]

@@ -1,0 +1,212 @@
+"""Triple-pattern queries over the graph model: TrustGraph's ``triples`` service, answered from Neo4j.
+
+TrustGraph stores triples; tgneo stores nodes (entities with labels, properties and relationships;
+reified statements). A pattern is answered in two steps: index-backed Cypher finds the *candidate*
+entities and statements (``cypher/triples_*.cypher``), then their rows are rendered back as quads by
+the same decompiler export uses (``graphmodel.decompile``, profile ``trustgraph``: exactly the
+triples TrustGraph's builders emit) and filtered exactly by :mod:`tgneo.patterns`. So what a client
+reads through ``triples`` is what an export of the same nodes holds, quad for quad.
+
+Which index serves which pattern (the ones TrustGraph's clients send, reference §7.5):
+
+* ``s`` (+ ``g``, + ``p``) — ``fetch_entity``, label lookups: the entity by its key
+  ``(workspace, collection, uri)`` and the statements by ``(workspace, collection, s, p)``; one round trip;
+* ``p`` + ``o`` IRI (+ ``g``) — children by ``prov:wasDerivedFrom``: the object's node by its key,
+  then its incoming relationships;
+* ``p`` + quoted ``o`` + ``g`` — ``tg:contains <<s p o>>``: the quoted statement by ``(s, p)``, then
+  who points at it;
+* ``p`` + ``g`` — ``tg:query`` (the list of traces): entities by ``(workspace, collection, graph)``,
+  statements by ``(workspace, collection, p, o)``;
+* anything else (no ``s``/``p``/``o``, a literal object without a predicate) pages through the
+  collection in key order until ``limit`` answers are found.
+
+The graph selector narrows the search before Neo4j is asked: entities live in the provenance graphs,
+so a default-graph pattern never reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rdflib.term import BNode, Literal, URIRef
+
+from tgneo.graphmodel import StoredEntity, StoredStatement, decompile, term_key
+from tgneo.mapping import CLASS_BY_IRI, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI
+from tgneo.patterns import TriplePattern, answer, term_matches
+from tgneo.rdf.terms import Object, Quad, QuotedTriple
+from tgneo.store.driver import Store
+from tgneo.store.queries import Q
+from tgneo.store.values import native
+from tgneo.store.writer import check_scope
+from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, RDF
+
+_PROPERTIES = sorted(PROP_BY_NAME)
+_PAGE = 2000
+"""Rows per page when a pattern has to be answered by reading the collection in key order."""
+_END = "\U0010ffff"
+"""A cursor past every key (the greatest code point)."""
+
+
+def find_triples(store: Store, workspace: str, collection: str, pattern: TriplePattern) -> list[Quad]:
+    """The quads of ``workspace``/``collection`` that match ``pattern``, in its deterministic order.
+
+    Raises:
+        InvalidEntity: a blank workspace or collection.
+        StoreUnavailable: Neo4j cannot be reached.
+    """
+    check_scope(workspace, collection)
+    search = _Search(store, workspace, collection, pattern)
+    return answer(pattern, search.run())
+
+
+class _Search:
+    def __init__(self, store: Store, workspace: str, collection: str, pattern: TriplePattern) -> None:
+        self.store, self.workspace, self.collection, self.pattern = store, workspace, collection, pattern
+        self.graphs = [g for g in (GRAPH_RETRIEVAL, GRAPH_SOURCE) if pattern.graph_matches(g)]
+
+    def _read(self, query: Any, **params: Any) -> list[Any]:
+        return self.store.read(query, workspace=self.workspace, collection=self.collection, **params)
+
+    def run(self) -> list[Quad]:
+        p, o = self.pattern.p, self.pattern.o
+        if self.pattern.s is not None:
+            keys = self._keys(self.pattern.s)
+            entity_keys = keys if isinstance(self.pattern.s, URIRef | BNode) and self.graphs else []
+            return self._quads(entity_keys, [], subjects=keys, predicate=str(p) if p is not None else None)
+        if isinstance(o, URIRef | BNode):
+            return self._by_object(o)
+        if isinstance(o, QuotedTriple):
+            ids = self._keys(o)
+            rel = self._rel(p)
+            records = self._read(
+                Q.triples_by_statement, ids=ids, rel=rel, graphs=self._entity_graphs(p, rel),
+                predicate=str(p) if p is not None else None, limit=self.pattern.limit,
+            )  # fmt: skip
+            return self._quads(records[0]["uris"], records[0]["ids"])
+        if p is not None and (o is None or (isinstance(o, Literal) and o.language is None)):
+            return self._by_predicate(p, o)
+        return self._scan()
+
+    # -------------------------------------------------------------------------------- the shapes
+    def _rel(self, p: URIRef | None) -> str | None:
+        row = REL_BY_IRI.get(p) if p is not None else None
+        return row.rel.value if row is not None else None
+
+    def _entity_graphs(self, p: URIRef | None, rel: str | None) -> list[str]:
+        """The graphs entities may answer in: none when ``p`` is given and is no mapped relationship."""
+        return self.graphs if p is None or rel is not None else []
+
+    def _by_object(self, o: URIRef | BNode) -> list[Quad]:
+        p = self.pattern.p
+        rel = self._rel(p)
+        key = term_key(o)[1]
+        records = self._read(
+            Q.triples_by_object, key=key, rel=rel, graphs=self._entity_graphs(p, rel),
+            predicate=str(p) if p is not None else None, limit=self.pattern.limit,
+        )  # fmt: skip
+        uris, ids = list(records[0]["uris"]), list(records[0]["ids"])
+        cls = CLASS_BY_IRI.get(o) if isinstance(o, URIRef) else None
+        if cls is not None and p in (None, RDF.type) and self.graphs:
+            typed = self._read(Q.triples_by_class, label=cls.label.value, graphs=self.graphs, limit=self.pattern.limit)
+            uris += [u for u in typed[0]["uris"] if u not in uris]
+        return self._quads(uris, ids)
+
+    def _by_predicate(self, p: URIRef, o: Object | None) -> list[Quad]:
+        prop = PROP_BY_IRI.get(p)
+        rel = self._rel(p)
+        records = self._read(
+            Q.triples_by_predicate,
+            predicate=str(p),
+            property=prop.prop if prop is not None and (o is None or isinstance(o, Literal)) else None,
+            rel=rel if o is None else None,
+            typed=p == RDF.type and o is None,
+            value=str(o) if isinstance(o, Literal) else None,
+            graphs=self.graphs,
+            limit=self.pattern.limit,
+        )
+        return self._quads(records[0]["uris"], records[0]["ids"])
+
+    def _scan(self) -> list[Quad]:
+        """Read the collection page by page, in key order, until ``limit`` answers are found."""
+        found: set[Quad] = set()
+        after_uri, after_id = "", ""
+        while True:
+            records = self._read(
+                Q.triples_page, graphs=self.graphs, after_uri=after_uri, after_id=after_id, limit=_PAGE
+            )
+            uris, ids = list(records[0]["uris"]), list(records[0]["ids"])
+            found.update(q for q in self._quads(uris, ids) if self.pattern.matches(q))
+            if len(found) >= self.pattern.limit or (len(uris) < _PAGE and len(ids) < _PAGE):
+                return list(found)
+            # a list that came back short is exhausted: move its cursor past every key
+            after_uri = uris[-1] if len(uris) == _PAGE else _END
+            after_id = ids[-1] if len(ids) == _PAGE else _END
+
+    # -------------------------------------------------------------------------------- terms and rows
+    def _keys(self, term: object) -> list[str]:
+        """The stored keys a subject or quoted-object pattern term can have (statement ids for quoted ones)."""
+        if isinstance(term, URIRef | BNode):
+            return [term_key(term)[1]]
+        if not isinstance(term, QuotedTriple):
+            return []
+        subjects = self._keys(term.s)
+        if not subjects:
+            return []
+        inner = term.o
+        if isinstance(inner, QuotedTriple):
+            objects: list[str] | None = self._keys(inner)
+            if not objects:
+                return []
+        elif isinstance(inner, Literal):
+            objects = [str(inner)]
+        else:
+            objects = [term_key(inner)[1]]
+        records = self._read(Q.triples_statements, subjects=subjects, predicate=str(term.p), objects=objects)
+        statements = [_statement(r) for r in records]
+        if not isinstance(inner, Literal):
+            return [st.id for st in statements]
+        return [st.id for st in statements if st.o_kind == "literal" and term_matches(inner, _literal(st))]
+
+    def _quads(
+        self, uris: Sequence[str], ids: Sequence[str], *, subjects: Sequence[str] = (), predicate: str | None = None
+    ) -> list[Quad]:
+        if not uris and not ids and not subjects:
+            return []
+        records = self._read(
+            Q.triples_rows, uris=list(uris), properties=_PROPERTIES, ids=list(ids), subjects=list(subjects),
+            predicate=predicate, limit=self.pattern.limit,
+        )  # fmt: skip
+        entities = [_entity(e) for e in records[0]["entities"]]
+        statements = [_statement(s) for s in records[0]["statements"]]
+        return decompile(entities, statements, "trustgraph")
+
+
+def _entity(row: Mapping[str, Any]) -> StoredEntity:
+    return StoredEntity(
+        uri=row["uri"],
+        kind=row["kind"] or "iri",
+        graph=row["graph"],
+        labels=tuple(row["labels"]),
+        props={name: native(value) for name, value in row["props"]},
+        links=tuple((t, k or "iri", u) for t, k, u in row["links"]),
+        statement_links=tuple((t, sid) for t, sid in row["statement_links"]),
+    )
+
+
+def _statement(row: Mapping[str, Any]) -> StoredStatement:
+    return StoredStatement(
+        id=row["id"],
+        s=row["s"],
+        s_kind=row["s_kind"],
+        p=row["p"],
+        o=row["o"],
+        o_kind=row["o_kind"],
+        o_datatype=row["o_datatype"],
+        o_lang=row["o_lang"],
+        asserted_in=tuple(row.get("asserted_in") or ()),
+    )
+
+
+def _literal(st: StoredStatement) -> Literal:
+    return Literal(st.o or "", lang=st.o_lang or None, datatype=URIRef(st.o_datatype) if st.o_datatype else None)

@@ -1,0 +1,251 @@
+"""``GET /openapi.json``: the HTTP API described from the same tables the routes use.
+
+Question bodies come from :data:`tgneo.stream.options.SERVICES` (the very table the endpoints
+validate with), formats from :data:`tgneo.rdf.formats.FORMATS`, named queries from
+:data:`tgneo.store.named.READ_QUERIES`; ``tests/test_openapi.py`` checks that every route of the app
+is described here and nothing else is. WebSocket routes cannot be described in OpenAPI 3.0; they are
+listed under ``x-websockets``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from tgneo import __version__
+from tgneo.graphmodel import PROFILES
+from tgneo.kinds import SessionKind
+from tgneo.rdf.formats import FORMATS
+from tgneo.store.named import READ_QUERIES
+from tgneo.stream.options import MAX_NAME_CHARS, OPTION_CEILINGS, SERVICES
+
+bp = Blueprint("openapi", __name__)
+
+WEBSOCKETS = {
+    "/api/v1/socket": "TrustGraph's gateway protocol: an auth frame, then multiplexed request envelopes "
+    "(graph-rag, document-rag, agent, triples, librarian).",
+    "/api/v1/stream": 'Questions: one {"service", "request", "workspace"?} per frame; the messages one per frame.',
+    "/api/v1/flow/{flow}/import/triples": "TrustGraph's bulk triple import (tg-load-turtle); ?workspace=&token=.",
+}
+
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS}
+_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["type", "message"],
+            "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
+        }
+    },
+}
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    reasons = {
+        400: "bad input (the message names the field)",
+        401: "a token is required",
+        403: "another workspace",
+        404: "not found",
+        406: "unsupported format",
+        409: "conflict",
+        413: "too large",
+        415: "unsupported media type",
+        503: "Neo4j unreachable",
+        504: "query timed out",
+    }
+    error = _json({"$ref": "#/components/schemas/Error"})
+    return {str(s): {"description": reasons[s], "content": error} for s in statuses}
+
+
+def _param(name: str, where: str = "query", schema: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": where == "path", "schema": schema or _NAME, **extra}
+
+
+_SCOPE = [_param("workspace"), _param("collection")]
+_COMMON = (400, 401, 403, 503)
+
+
+def _question_schema(service: str) -> dict[str, Any]:
+    fields = SERVICES[service]
+    props: dict[str, Any] = {
+        fields.question: {"type": "string", "minLength": 1, "maxLength": 4000},
+        "collection": _NAME,
+        "workspace": _NAME,
+    }
+    for wire_name, option in fields.options.items():
+        if option == "pattern":
+            props[wire_name] = {"type": "string", "enum": ["react", "plan-then-execute", "supervisor"]}
+        else:
+            props[wire_name] = {"type": "integer", "minimum": 1, "maximum": OPTION_CEILINGS[option]}
+    for ignored in sorted(fields.ignored):
+        props[ignored] = {"description": "accepted and ignored, as TrustGraph does"}
+    for unsupported in sorted(fields.unsupported):
+        props[unsupported] = {"type": "array", "maxItems": 0, "description": "not supported: send it empty"}
+    return {"type": "object", "required": [fields.question], "properties": props, "additionalProperties": False}
+
+
+def _question(service: str) -> dict[str, Any]:
+    kind = SERVICES[service].kind
+    final = "end_of_dialog" if kind is SessionKind.AGENT else "end_of_session"
+    return {
+        "post": {
+            "summary": f"Ask {service}: explain messages, then answer chunks, then the final message ({final})",
+            "parameters": [_param("timestamps", schema={"type": "boolean"})],
+            "requestBody": {"required": True, "content": _json(_question_schema(service))},
+            "responses": {
+                "200": {
+                    "description": "the stream: NDJSON, or SSE with Accept: text/event-stream",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}},
+                                "text/event-stream": {"schema": {"type": "string"}}},
+                },
+                **_errors(*_COMMON, 409, 413),
+            },
+        }
+    }  # fmt: skip
+
+
+def spec() -> dict[str, Any]:
+    """The OpenAPI 3.0 document of this server."""
+    rdf_types = sorted({t for f in FORMATS.values() for t in f.media_types})
+    paths: dict[str, Any] = {
+        "/healthz": {"get": {"summary": "The process is alive", "responses": {"200": {"description": "alive"}}}},
+        "/readyz": {
+            "get": {
+                "summary": "Neo4j is reachable",
+                "responses": {"200": {"description": "ready"}, **_errors(503)},
+            }
+        },
+        "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.0"}}}},
+        **{f"/api/v1/{service}": _question(service) for service in SERVICES},
+        "/api/v1/traces": {
+            "get": {
+                "summary": "Trace roots, newest first",
+                "parameters": [
+                    *_SCOPE,
+                    _param("type", schema={"type": "string", "enum": list(SessionKind.names())}),
+                    _param("since", schema={"type": "string", "format": "date-time"}),
+                    _param("limit", schema={"type": "integer", "minimum": 1, "maximum": 1000}),
+                    _param("cursor", schema={"type": "string", "maxLength": 2000}),
+                ],
+                "responses": {"200": {"description": "a page of traces", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON)},
+            }
+        },
+        "/api/v1/traces/{uri}": {
+            "get": {
+                "summary": "A whole trace: JSON, or RDF by Accept or ?format=",
+                "parameters": [
+                    _param("uri", "path", {"type": "string", "minLength": 1}),
+                    *_SCOPE,
+                    _param("format", schema={"type": "string", "enum": ["json", *FORMATS]}),
+                    _param("profile", schema={"type": "string", "enum": list(PROFILES)}),
+                    _param("max_steps", schema={"type": "integer", "minimum": 1, "maximum": 10_000}),
+                ],
+                "responses": {
+                    "200": {"description": "the trace",
+                            "content": {"application/json": {"schema": {"type": "object"}},
+                                        **{t: {"schema": {"type": "string"}} for t in rdf_types}}},
+                    **_errors(*_COMMON, 404, 406),
+                },
+            }
+        },
+        "/api/v1/content/{uri}": {
+            "get": {
+                "summary": "A librarian text (answer, thought, observation, page, chunk)",
+                "parameters": [_param("uri", "path", {"type": "string", "minLength": 1}), *_SCOPE],
+                "responses": {"200": {"description": "the text", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 404)},
+            }
+        },
+        "/api/v1/rdf": {
+            "post": {
+                "summary": "Import RDF (quoted triples included); 400 names the line and column of bad input",
+                "parameters": [*_SCOPE, _param("format", schema={"type": "string", "enum": list(FORMATS)}),
+                               _param("base", schema={"type": "string", "format": "uri", "maxLength": 4000})],
+                "requestBody": {"required": True, "content": {t: {"schema": {"type": "string"}} for t in rdf_types}},
+                "responses": {"200": {"description": "imported", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 409, 413, 415)},
+            }
+        },
+        "/api/v1/queries/{name}": {
+            "post": {
+                "summary": "Run a named read-only Cypher query in a read transaction (timeout, row limit)",
+                "parameters": [_param("name", "path", {"type": "string", "enum": list(READ_QUERIES)})],
+                "requestBody": {"required": True, "content": _json({
+                    "type": "object", "additionalProperties": False,
+                    "properties": {"params": {"type": "object"}, "collection": _NAME, "workspace": _NAME},
+                })},
+                "responses": {"200": {"description": "rows", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 404, 504)},
+            }
+        },
+        "/api/v1/librarian": _trustgraph("TrustGraph's librarian: get-document-content", ["operation", "document-id"]),
+        "/api/v1/collection-management": _trustgraph("TrustGraph's collection management: list-collections",
+                                                     ["operation"]),
+        "/api/v1/document-stream": {
+            "get": {
+                "summary": "A librarian document's bytes (tg-get-document-content)",
+                "parameters": [_param("document-id", schema={"type": "string", "minLength": 1, "maxLength": 4000},
+                                      required=True), _param("workspace")],
+                "responses": {"200": {"description": "the bytes",
+                                      "content": {"text/plain": {"schema": {"type": "string"}}}},
+                              **_errors(*_COMMON, 404)},
+            }
+        },
+        "/api/v1/flow/{flow}/service/{service}": {
+            "post": {
+                "summary": "TrustGraph's non-streaming flow services: graph-rag, document-rag, agent, triples",
+                "parameters": [_param("flow", "path"),
+                               _param("service", "path", {"type": "string", "enum": [*SERVICES, "triples"]})],
+                "requestBody": {"required": True, "content": _json({"type": "object"})},
+                "responses": {"200": {"description": "the final payload (or a TrustGraph error object)",
+                                      "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 404, 409, 413)},
+            }
+        },
+    }  # fmt: skip
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "tgneo", "version": __version__,
+                 "description": "Explainable GraphRAG, Document RAG and agents, natively in Neo4j; "
+                                "TrustGraph's gateway protocol."},
+        "components": {
+            "schemas": {"Error": _ERROR},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{"bearer": []}, {}],
+        "paths": paths,
+        "x-websockets": WEBSOCKETS,
+    }  # fmt: skip
+
+
+def _trustgraph(summary: str, required: list[str]) -> dict[str, Any]:
+    body = {
+        "type": "object",
+        "required": required,
+        "properties": {"operation": {"type": "string"}, "workspace": _NAME,
+                       "document-id": {"type": "string", "minLength": 1, "maxLength": 4000}},
+    }  # fmt: skip
+    return {
+        "post": {
+            "summary": summary,
+            "requestBody": {"required": True, "content": _json(body)},
+            "responses": {
+                "200": {"description": "TrustGraph's answer, or its error", "content": _json({"type": "object"})},
+                **_errors(*_COMMON, 413),
+            },
+        }
+    }
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI document of this server."""
+    return jsonify(spec())

@@ -1,0 +1,60 @@
+"""Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages) and ``GET /api/v1/traces/{uri}``.
+
+A trace is JSON by default — the whole of ``tgneo.store.traces.get_trace``: steps, selected edges with
+labels and source chains, chunks, tool calls, texts, totals — and RDF when ``Accept`` names an RDF
+media type or ``?format=`` an RDF format (``tgneo.web.rdf``). Percent-encode the URI in the path.
+Everything is read in the caller's workspace only: another workspace's trace is not found (404).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from tgneo.errors import BadRequest
+from tgneo.kinds import SessionKind
+from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
+from tgneo.timestamps import parse_iso
+from tgneo.web.auth import current_access
+from tgneo.web.bodies import arg_int, arg_text
+from tgneo.web.rdf import requested_format, trace_rdf
+from tgneo.web.services import services
+
+bp = Blueprint("traces", __name__)
+
+
+def scope() -> tuple[str, str]:
+    """The workspace (``?workspace=``, checked against the token) and collection (``?collection=``)."""
+    workspace = current_access().resolve(arg_text("workspace"))
+    return workspace, arg_text("collection", "default") or "default"
+
+
+@bp.get("/api/v1/traces")
+def traces() -> Response:
+    """Trace roots, newest first: ``?type=graphrag|docrag|agent&since=ISO&limit=N&cursor=…``."""
+    workspace, collection = scope()
+    kind = arg_text("type")
+    if kind is not None:
+        SessionKind.parse(kind)
+    since_text = arg_text("since", max_chars=64)
+    since = None
+    if since_text is not None:
+        try:
+            since = parse_iso(since_text)
+        except ValueError:
+            raise BadRequest(f"since: {since_text!r} is not an ISO 8601 time (e.g. 2025-06-01T00:00:00Z)") from None
+    page = list_traces(
+        services().store, workspace, collection, type=kind, since=since, limit=arg_int("limit", 50, 1, 1000),
+        cursor=arg_text("cursor", max_chars=2000),
+    )  # fmt: skip
+    return jsonify({"traces": page.traces, "next_cursor": page.next_cursor})
+
+
+@bp.get("/api/v1/traces/<path:uri>")
+def trace(uri: str) -> Response:
+    """One whole trace: JSON (steps, edges, sources, totals), or RDF by content negotiation."""
+    workspace, collection = scope()
+    fmt = requested_format()
+    if fmt is not None:
+        return trace_rdf(workspace, collection, uri, fmt)
+    max_steps = arg_int("max_steps", MAX_TRACE_STEPS, 1, MAX_TRACE_STEPS)
+    return jsonify(get_trace(services().store, workspace, collection, uri, max_steps))
