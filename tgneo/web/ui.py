@@ -19,6 +19,7 @@ from flask import Blueprint, render_template
 from tgneo.browser.style import NODE_STYLES
 from tgneo.mapping import MOST_SPECIFIC_FIRST
 from tgneo.stream.options import SERVICES
+from tgneo.vocab import Label
 
 bp = Blueprint("ui", __name__, static_folder="static", static_url_path="/ui/static", template_folder="templates")
 
@@ -26,6 +27,8 @@ bp = Blueprint("ui", __name__, static_folder="static", static_url_path="/ui/stat
 def page_config() -> dict[str, Any]:
     """What the pages' JavaScript needs to know about the model: label order, colours, the services."""
     colors = {style.labels[0].value: style.color for style in NODE_STYLES if len(style.labels) == 1}
+    for kind in (Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION):
+        colors[kind.value] = colors[Label.QUESTION.value]  # a question of any kind looks like one
     return {
         "specificity": [label.value for label in MOST_SPECIFIC_FIRST],
         "colors": colors,
