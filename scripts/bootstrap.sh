@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sourced by scripts/demo.sh and scripts/test.sh: make sure Python >= 3.11, Java 17 and Maven exist,
 # then create .venv and install tgneo (editable) with the extras named in $TGNEO_EXTRAS.
-# Installs missing Debian packages itself when it runs as root with apt-get; otherwise it says which.
+# Installs missing Debian packages itself (chromium too, for the dev extras' viewer tests) when it runs as
+# root or with password-less sudo and apt-get; otherwise it says which.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -18,10 +19,17 @@ for j in "${TGNEO_JAVA:-}" "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/ja
 done
 $java_ok || need_apt+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+# the viewer's tests drive Debian's chromium through Playwright (Playwright's own browser download is not used)
+if [ "${TGNEO_EXTRAS:-}" = dev ] && [ -z "${TGNEO_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  need_apt+=(chromium)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${need_apt[*]} (Debian packages) ..." >&2
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${need_apt[*]} (Debian packages, with sudo) ..." >&2
+    sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   else
     echo "tgneo needs: apt-get install ${need_apt[*]}" >&2
     exit 1

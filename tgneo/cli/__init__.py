@@ -1,6 +1,6 @@
 """The ``tgneo`` command: one click group, thin commands over library functions.
 
-Each sub-module holds the commands of one subject (``db``, ``load``, ``rdf``, ``traces``, ``serve``) and
+Each sub-module holds the commands of one subject (``db``, ``load``, ``rdf``, ``traces``, ``serve``, ``browser``) and
 registers them on :data:`cli`; ``common`` holds what they share. Run ``tgneo --help`` (and
 ``tgneo COMMAND --help``) for the whole tour.
 """
@@ -34,9 +34,9 @@ def cli(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from tgneo.cli import ask, db, load, rdf, serve, traces
+    from tgneo.cli import ask, browser, db, load, rdf, serve, traces
 
-    for module in (db, serve, load, ask, rdf, traces):
+    for module in (db, serve, load, ask, rdf, traces, browser):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -68,6 +68,9 @@ JVM_FLAGS: tuple[str, ...] = (
     "-Dlog4j.layout.jsonTemplate.maxStringLength=32768",
 )
 
+BROWSER_CONTENT_HOSTS = "guides.neo4j.com,localhost,127.0.0.1"
+"""Hosts Neo4j Browser may load guides and style sheets from (``browser.remote_content_hostname_whitelist``)."""
+
 _SUPPORTED_JAVA = (17, 21)  # the only feature versions Neo4j 5.26's bootloader accepts
 _JAVA_PACKAGE = "openjdk-17-jre-headless"
 _MAVEN_PACKAGE = "maven"
@@ -390,6 +393,9 @@ class LocalNeo4j:
             "dbms.usage_report.enabled=false",
             f"server.directories.lib={self.lib_dir}",
             "server.directories.import=import",
+            # Neo4j Browser's `:style <url>` and `:play <url>` fetch only from these hosts: tgneo's
+            # server on loopback (`tgneo browser` prints the URLs) besides Browser's own defaults.
+            f"browser.remote_content_hostname_whitelist={BROWSER_CONTENT_HOSTS}",
         ]
         lines += [f"server.jvm.additional={flag}" for flag in JVM_FLAGS]
         return "\n".join(lines) + "\n"

@@ -15,7 +15,8 @@ The URL map, one blueprint per resource (``tgneo.web.openapi`` describes every r
     GET  /api/v1/document-stream
     POST /api/v1/flow/{flow}/service/{service}
 
-A ``ui`` blueprint (``/ui/``) registers beside these the same way.
+    GET  /browser/style.grass  /browser/guide.html                browser (Neo4j Browser's :style and :play; open)
+    GET  /ui/  /ui/trace/{uri}  /ui/static/{filename}             ui (the trace viewer; its data comes from the API)
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ def create_app(
     register_error_handlers(app)
     auth.init_app(app, tokens)
 
-    from tgneo.web import content, gateway, health, librarian, openapi, queries, questions, rdf, traces
+    from tgneo.web import browser, content, gateway, health, librarian, openapi, queries, questions, rdf, traces, ui
 
-    for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian):
+    for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian, browser, ui):
         app.register_blueprint(module.bp)
     return app

@@ -210,6 +210,7 @@ def spec() -> dict[str, Any]:
                               **_errors(*_COMMON, 404, 409, 413)},
             }
         },
+        **_pages(),
     }  # fmt: skip
     return {
         "openapi": "3.0.3",
@@ -243,6 +244,33 @@ def _trustgraph(summary: str, required: list[str]) -> dict[str, Any]:
             },
         }
     }
+
+
+def _page(summary: str, media_type: str, *parameters: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "get": {
+            "summary": summary,
+            "security": [{}],
+            "parameters": list(parameters),
+            "responses": {"200": {"description": summary, "content": {media_type: {"schema": {"type": "string"}}}},
+                          "400": {"description": "bad input", "content": _json({"$ref": "#/components/schemas/Error"})},
+                          "404": {"description": "not found"}},
+        }
+    }  # fmt: skip
+
+
+def _pages() -> dict[str, Any]:
+    """The open pages: Neo4j Browser's style sheet and guide, and the trace viewer (its data comes from the API)."""
+    uri = {"type": "string", "minLength": 1, "maxLength": 4000}
+    return {
+        "/browser/style.grass": _page("Neo4j Browser style sheet (GraSS) for traces: :style <url>", "text/plain"),
+        "/browser/guide.html": _page("Neo4j Browser guide running the named queries: :play <url>", "text/html",
+                                     *_SCOPE, _param("trace", schema=uri), _param("document", schema=uri)),
+        "/ui/": _page("The live trace viewer: ask and watch each step arrive", "text/html"),
+        "/ui/trace/{uri}": _page("A stored trace as a layered DAG", "text/html", _param("uri", "path", uri)),
+        "/ui/static/{filename}": _page("The viewer's scripts, styles and vendored libraries", "text/plain",
+                                       _param("filename", "path", {"type": "string", "minLength": 1})),
+    }  # fmt: skip
 
 
 @bp.get("/openapi.json")

@@ -1,0 +1,172 @@
+"""Neo4j Browser as a trace explorer: the style sheet covers every label with real properties, the
+guide loads from tgneo's server as Browser fetches it (CORS), and every runnable block in it runs
+against Neo4j, its ``:param`` lines evaluated as Browser evaluates them, returning rows for a
+recorded trace; the provisioned ``neo4j.conf`` lets Browser fetch from tgneo; ``tgneo browser``."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.clirun import tgneo
+from tests.conftest import Neo4jServer
+from tests.ingesting import query
+from tests.serving import Served
+from tgneo.browser.style import NODE_STYLES, grass
+from tgneo.engines import GraphRag, Request
+from tgneo.explain.events import ExplainEvent
+from tgneo.ingest.sample import QUESTIONS
+from tgneo.llm.offline import OfflineLLM
+from tgneo.mapping import PROP_BY_NAME
+from tgneo.provision import LocalNeo4j
+from tgneo.store import Store
+from tgneo.store.named import run_named
+
+ISSUE_LABELS = (
+    "Question Grounding Exploration Focus EdgeSelection Synthesis Analysis Thought Observation Error Conclusion "
+    "Plan StepResult Decomposition Finding Statement Subgraph Chunk Page Document"
+).split()
+STRUCTURAL_PROPS = {"uri", "name", "text", "s", "p", "o"}
+"""Properties the graph model itself stores beside the mapped ones (DESIGN §3)."""
+ORIGIN = "http://127.0.0.1:7474"
+
+
+@pytest.fixture(scope="module")
+def recorded(served: Served, store: Store) -> dict[str, str]:
+    """A GraphRAG trace in tenant a's collection (which holds the sample corpus), and one of its documents."""
+    a = served.a
+    events = list(GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, a.workspace, a.collection, {})))
+    trace = next(e for e in events if isinstance(e, ExplainEvent)).explain_id
+    rows = run_named(store, "answer_documents", a.workspace, a.collection, {"uri": trace}).rows
+    return {"workspace": a.workspace, "collection": a.collection, "trace": trace, "document": rows[0]["document"]}
+
+
+def caption_props(caption: str) -> list[str]:
+    return re.findall(r"\{([^{}]*)\}", caption)
+
+
+def test_the_style_sheet_has_a_rule_for_every_explainability_label() -> None:
+    sheet = grass()
+    for label in ISSUE_LABELS:
+        assert re.search(rf"^node\.{label} \{{", sheet, re.M), label
+
+
+def test_every_caption_names_a_stored_property() -> None:
+    for style in NODE_STYLES:
+        for prop in caption_props(style.caption):
+            assert prop in PROP_BY_NAME or prop in STRUCTURAL_PROPS, (style.selector, prop)
+        assert ":" not in style.caption and ";" not in style.caption  # Browser splits declarations on them
+
+
+def test_the_caption_browser_picks_for_each_node_of_a_trace_has_its_values(
+    recorded: dict[str, str], store: Store
+) -> None:
+    """Browser applies the last rule whose labels a node has; that rule's caption properties are on the node."""
+    nodes = query(store, """
+        MATCH (:Resource {workspace: $w, collection: $c, uri: $t})<-[:WAS_DERIVED_FROM]-*(s:Explain)
+        CALL (s) {
+          RETURN s AS n
+          UNION
+          MATCH p = (s)-[:SELECTED_EDGE]->()-[:EDGE]->()<-[:CONTAINS]-()-[:WAS_DERIVED_FROM]->{1,8}(:Document)
+          UNWIND nodes(p) AS n RETURN n
+          UNION
+          MATCH (s)-[:SELECTED_EDGE]->()-[:EDGE]->()-[:SUBJECT|OBJECT]->(n) RETURN n
+        }
+        RETURN DISTINCT labels(n) AS labels, properties(n) AS props
+    """, w=recorded["workspace"], c=recorded["collection"], t=recorded["trace"])  # fmt: skip
+    seen: set[str] = set()
+    for node in nodes:
+        rule = [s for s in NODE_STYLES if set(s.labels) <= set(node["labels"])][-1]
+        seen.add(rule.selector)
+        for prop in caption_props(rule.caption):
+            assert node["props"].get(prop) not in (None, ""), (rule.selector, prop, node["labels"])
+    assert {"node.Statement", "node.Document", "node.Chunk", "node.Subgraph", "node.Resource"} <= seen
+
+
+def test_the_style_sheet_is_served_to_another_origin(served: Served) -> None:
+    response = requests.get(f"{served.base}/browser/style.grass", headers={"Origin": ORIGIN}, timeout=10)
+    assert response.status_code == 200 and response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.text == grass()
+
+
+def test_browser_preflight_for_the_guide_is_allowed(served: Served) -> None:
+    """Browser sends Pragma and Cache-Control with a guide request, so Chromium asks first."""
+    preflight = {"Origin": ORIGIN, "Access-Control-Request-Method": "GET",
+                 "Access-Control-Request-Headers": "pragma,cache-control"}  # fmt: skip
+    response = requests.options(f"{served.base}/browser/guide.html", timeout=10, headers=preflight)
+    allowed = {h.strip().lower() for h in response.headers["Access-Control-Allow-Headers"].split(",")}
+    assert response.status_code == 200 and {"pragma", "cache-control"} <= allowed
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_the_guide_loads_without_a_token_with_slides_and_runnable_blocks(served: Served) -> None:
+    response = requests.get(f"{served.base}/browser/guide.html", headers={"Origin": ORIGIN}, timeout=10)
+    assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/html")
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.text.count("<slide") == 8
+    assert f":style {served.base}/browser/style.grass" in response.text
+
+
+def runnable_blocks(page: str) -> list[str]:
+    return [html.unescape(b) for b in re.findall(r'<pre class="[^"]*\brunnable\b[^"]*">(.*?)</pre>', page, re.S)]
+
+
+def run_block(store: Store, block: str) -> list[dict[str, Any]]:
+    """Run a guide block as Neo4j Browser does: each ``:param name => expr`` is ``RETURN expr AS name``."""
+    statements = [s.strip() for s in re.split(r";\s*\n", block) if s.strip()]
+    params: dict[str, Any] = {}
+    for statement in statements[:-1]:
+        match = re.fullmatch(r":param (\w+) => (.*)", statement, re.S)
+        assert match, statement
+        params[match.group(1)] = query(store, f"RETURN {match.group(2)} AS value")[0]["value"]
+    return query(store, statements[-1], **params)
+
+
+def test_every_query_in_the_guide_runs_with_its_params_and_finds_the_recorded_trace(
+    served: Served, store: Store, recorded: dict[str, str]
+) -> None:
+    params = {k: recorded[k] for k in ("workspace", "collection", "trace", "document")}
+    page = requests.get(f"{served.base}/browser/guide.html", params=params, timeout=10).text
+    blocks = runnable_blocks(page)
+    assert blocks[0].startswith(":style ") and len(blocks) == 8
+    rows = [run_block(store, b) for b in blocks[1:]]
+    empty = [i for i, found in enumerate(rows, start=1) if not found]
+    assert empty == [5] and "error_observations" in page  # no agent tool failed in this collection
+    latest = run_block(store, blocks[1])
+    assert recorded["trace"] in {row["question"] for row in latest}
+    graph = run_block(store, blocks[2])
+    assert len(graph) == 5 and any(row["sources"] for row in graph)
+    assert recorded["document"] in {row["document"] for row in run_block(store, blocks[3])}
+    assert recorded["trace"] in {row["question"] for row in run_block(store, blocks[4])}
+    assert run_block(store, blocks[6]) and run_block(store, blocks[7])
+
+
+def test_the_guide_quotes_parameters_it_is_given(served: Served, store: Store) -> None:
+    page = requests.get(f"{served.base}/browser/guide.html", params={"collection": "it's \\ odd"}, timeout=10).text
+    block = runnable_blocks(page)[1]
+    assert query(store, f"RETURN {block.splitlines()[1].split(' => ')[1].rstrip(';')} AS c")[0]["c"] == "it's \\ odd"
+
+
+def test_the_provisioned_conf_lets_browser_fetch_from_tgneo(tmp_path: Path) -> None:
+    conf = LocalNeo4j(tmp_path, "conf-check").neo4j_conf()
+    line = next(x for x in conf.splitlines() if x.startswith("browser.remote_content_hostname_whitelist="))
+    assert {"127.0.0.1", "localhost"} <= set(line.split("=", 1)[1].split(","))
+
+
+def test_tgneo_browser_prints_the_browser_url_and_exactly_what_to_type(
+    neo4j_server: Neo4jServer, recorded: dict[str, str]
+) -> None:
+    result = tgneo(neo4j_server, "browser", "--neo4j-browser", "http://127.0.0.1:7474/browser/",
+                   "--url", "http://127.0.0.1:8888", "--workspace", recorded["workspace"],
+                   "--collection", recorded["collection"], "--instance", "no-such-instance")  # fmt: skip
+    browser_url, style, play = result.stdout.splitlines()
+    assert browser_url == "http://127.0.0.1:7474/browser/"
+    assert style == ":style http://127.0.0.1:8888/browser/style.grass"
+    assert play.startswith(":play http://127.0.0.1:8888/browser/guide.html?workspace=")
+    assert requests.utils.quote(recorded["trace"], safe="") in play  # the newest trace, found in Neo4j
+    assert "tgneo serve" in result.stderr  # nothing answers on 8888 in the tests
