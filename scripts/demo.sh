@@ -29,6 +29,8 @@ cat >&2 <<MSG
 $(printf '%s\n' "$questions" | sed 's/^/    tgneo ask -x "/; s/$/"/')
     tgneo ask --engine agent -x "Compare Marie Curie and Pierre Curie"
   Look at a trace:  tgneo traces list · tgneo trace show URI · tgneo export URI --format turtle
+  Draw it:          http://127.0.0.1:${TGNEO_PORT:-8888}/ui/trace/URI  (or ask on /ui/ and watch it grow)
+  In Neo4j Browser: tgneo browser   (prints the :style and :play lines to type)
 
 MSG
 exec tgneo serve --port "${TGNEO_PORT:-8888}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -22,15 +23,23 @@ VENV_BIN = Path(sys.executable).parent
 def running(args: list[str], env: dict[str, str], port: int, log: list[str] | None = None) -> Iterator[str]:
     """Run a server subprocess until it answers /healthz; yield its base URL; stop it (SIGTERM).
 
-    ``log``, when given, receives the server's output lines after it stopped.
+    ``log``, when given, receives the server's output lines after it stopped. The output goes to a file,
+    never a pipe: nobody reads a pipe while the server runs, and once its buffer is full (a session's worth
+    of JSON access-log lines) every request thread blocks writing its log line and the server hangs.
     """
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, text=True)
+
+    def printed() -> str:
+        output.seek(0)
+        return output.read()
+
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
+                raise AssertionError(f"server exited early:\n{printed()}")
             try:
                 if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
@@ -43,12 +52,13 @@ def running(args: list[str], env: dict[str, str], port: int, log: list[str] | No
     finally:
         proc.terminate()
         try:
-            out, _ = proc.communicate(timeout=60)
+            proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
-            out, _ = proc.communicate()
+            proc.wait()
         if log is not None:
-            log.extend((out or "").splitlines())
+            log.extend(printed().splitlines())
+        output.close()
 
 
 def serve_cmd(port: int, *extra: str) -> list[str]:
