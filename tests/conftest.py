@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.serving import Served
+from tests.serving import SLOW_MODEL_SECONDS, Served, SlowServed
 from tgneo.config import Settings, default_home
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store, install_schema
@@ -170,3 +170,24 @@ def served(neo4j_server: Neo4jServer, store: Store) -> Iterator[Served]:
     env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{a.token}={a.workspace},{b.token}={b.workspace}"}
     with running(serve_cmd(port, "--workers", "2"), env, port) as base:
         yield Served(base, a, b)
+
+
+@pytest.fixture(scope="session")
+def slow_served(neo4j_server: Neo4jServer) -> Iterator[SlowServed]:
+    """``tgneo serve`` (tokens for two tenants, empty collections) whose model is slow: a real
+    OpenAI-compatible server on loopback that waits :data:`SLOW_MODEL_SECONDS` before each chat answer
+    and answers prose. A ReAct agent on it reads no step from the prose, so it records an Error
+    observation and iterates: a question lasting ``max-iterations`` × that delay, during which a test
+    can act (hang up, send another request) without racing a fast engine."""
+    from tests.openai_server import OpenAIServer, serve
+    from tests.serving import new_tenant, running, serve_cmd
+    from tgneo.provision.server import free_port
+
+    a, b = new_tenant("a"), new_tenant("b")
+    with serve(OpenAIServer(dimensions=256, chat_delay=SLOW_MODEL_SECONDS)) as model:
+        env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{a.token}={a.workspace},{b.token}={b.workspace}",
+               "TGNEO_LLM": "openai", "OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": model.api_key,
+               "TGNEO_LLM_MODEL": "test-model", "TGNEO_LLM_RETRIES": "0"}  # fmt: skip
+        port = free_port()
+        with running(serve_cmd(port, "--workers", "1"), env, port) as base:
+            yield SlowServed(base, a, b, model)

@@ -22,7 +22,9 @@ are quick), ``"stall"`` (accept the request, never answer), ``"stall-mid-stream"
 then go silent), ``"garbage"`` (200 with a JSON content type and a body that is not JSON), ``"html"``
 (200 with a web page, as a web server at the wrong URL answers), ``"no-choices"``, ``"no-model"``,
 ``"not-a-stream"`` (answer a stream request with one JSON body), ``"endless"`` (stream until the
-client hangs up, then set :attr:`OpenAIServer.hung_up`).
+client hangs up, then set :attr:`OpenAIServer.hung_up`). :attr:`OpenAIServer.chat_delay` makes every chat
+answer wait that many seconds first: a slow model, so that a question lasts long enough for a test to act
+while it runs (close the stream, send another request) without racing the engine.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ class OpenAIServer:
     dimensions: int = 6
     usage_in_stream: bool = True
     always: str | None = None
+    chat_delay: float = 0.0
     received: list[Received] = field(default_factory=list)
     hung_up: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
@@ -141,6 +144,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "html":
             return self._send(200, b"<html>Welcome to nginx!</html>", "text/html")
         if self.path == "/v1/chat/completions":
+            time.sleep(state.chat_delay)
             return self._chat(body, fault)
         if self.path == "/v1/embeddings":
             return self._embeddings(body)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import requests
 
+from tests.openai_server import OpenAIServer
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 
@@ -94,6 +96,20 @@ class Served:
     @property
     def ws(self) -> str:
         return self.base.replace("http://", "ws://")
+
+
+SLOW_MODEL_SECONDS = 0.3
+"""How long the ``slow_served`` fixture's model takes for each chat answer."""
+
+
+@dataclass(frozen=True)
+class SlowServed(Served):
+    """A running server whose LLM is a slow loopback model (``model``: what it received, its delay)."""
+
+    model: OpenAIServer
+
+    def chat_requests(self) -> int:
+        return len(self.model.requests_to("/v1/chat/completions"))
 
 
 def new_tenant(name: str) -> Tenant:

@@ -10,11 +10,15 @@ import requests
 from websockets.sync.client import connect
 
 from tests.ingesting import query
-from tests.serving import Served
+from tests.serving import SLOW_MODEL_SECONDS, Served, SlowServed
 from tgneo.ingest.sample import QUESTIONS
 from tgneo.store import Store
 
 POLONIUM = QUESTIONS[0].text
+SLOW_ITERATIONS = 16
+"""A slow agent question's iterations: uninterrupted, it makes this many model calls (about 5 s)."""
+QUIET_SECONDS = SLOW_MODEL_SECONDS * 8
+"""A running agent calls its model every SLOW_MODEL_SECONDS or so: this long without a call means it stopped."""
 
 
 def ndjson(served: Served, service: str, body: dict[str, Any], **kwargs: Any) -> list[dict[str, Any]]:
@@ -122,32 +126,58 @@ def test_the_websocket_stream_answers_question_after_question_on_one_socket(serv
         assert refused["error"]["type"] == "BadRequest" and "query" in refused["error"]["message"]
 
 
-def _trace_steps(store: Store, workspace: str, collection: str, root: str) -> list[str]:
+def _steps_after_hanging_up(
+    slow_served: SlowServed, store: Store, root: str, calls_before: int
+) -> tuple[int, set[str]]:
+    """Wait until the slow model has had no new request for QUIET_SECONDS; then the number of model calls
+    made since ``calls_before`` and the labels of the steps recorded under ``root``."""
+    calls = slow_served.chat_requests()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(QUIET_SECONDS)
+        now = slow_served.chat_requests()
+        if now == calls:
+            break
+        calls = now
+    tenant = slow_served.a
     rows = query(store, "MATCH (q:Resource {workspace: $w, collection: $c, uri: $u}) "
-                 "OPTIONAL MATCH (s:Explain)-[:WAS_DERIVED_FROM]->+(q) RETURN collect(DISTINCT s.uri) AS steps",
-                 w=workspace, c=collection, u=root)  # fmt: skip
-    return list(rows[0]["steps"]) if rows else []
+                 "OPTIONAL MATCH (s:Explain)-[:WAS_DERIVED_FROM]->+(q) UNWIND labels(s) AS label "
+                 "RETURN collect(DISTINCT label) AS labels",
+                 w=tenant.workspace, c=tenant.collection, u=root)  # fmt: skip
+    return calls - calls_before, set(rows[0]["labels"])
 
 
-def test_closing_the_websocket_mid_answer_stops_the_engine(served: Served, store: Store) -> None:
-    tenant = served.a
-    with connect(f"{served.ws}/api/v1/stream", additional_headers=tenant.headers, open_timeout=10) as ws:
-        ws.send(json.dumps({"service": "graph-rag", "request": {"query": POLONIUM, "collection": tenant.collection}}))
+def _slow_agent(slow_served: SlowServed) -> dict[str, Any]:
+    return {"question": "How tall is the tallest tower of Warsaw?", "pattern": "react",
+            "max-iterations": SLOW_ITERATIONS, "collection": slow_served.a.collection}  # fmt: skip
+
+
+def test_a_slow_agent_left_alone_makes_every_model_call(slow_served: SlowServed, store: Store) -> None:
+    """The control for the two tests below: uninterrupted, the slow question runs all its iterations."""
+    before = slow_served.chat_requests()
+    response = requests.post(f"{slow_served.base}/api/v1/agent", json=_slow_agent(slow_served),
+                             headers=slow_served.a.headers, timeout=120)  # fmt: skip
+    root = json.loads(response.text.splitlines()[0])["explain_id"]
+    calls, labels = _steps_after_hanging_up(slow_served, store, root, before)
+    assert calls == SLOW_ITERATIONS and "Conclusion" in labels, (calls, labels)
+
+
+def test_closing_the_websocket_mid_answer_stops_the_engine(slow_served: SlowServed, store: Store) -> None:
+    tenant, before = slow_served.a, slow_served.chat_requests()
+    with connect(f"{slow_served.ws}/api/v1/stream", additional_headers=tenant.headers, open_timeout=10) as ws:
+        ws.send(json.dumps({"service": "agent", "request": _slow_agent(slow_served)}))
         root = json.loads(ws.recv(timeout=60))["explain_id"]
-    time.sleep(4)  # a whole answer takes about 2 s on this machine; give a running engine time to finish
-    steps = _trace_steps(store, tenant.workspace, tenant.collection, root)
-    assert not any("synthesis" in s for s in steps), steps
-    time.sleep(1)
-    assert _trace_steps(store, tenant.workspace, tenant.collection, root) == steps  # and nothing more comes
+    calls, labels = _steps_after_hanging_up(slow_served, store, root, before)
+    assert "Conclusion" not in labels, labels
+    assert 1 <= calls < SLOW_ITERATIONS // 2, calls  # it started, and stopped long before its iterations ran out
 
 
-def test_closing_the_http_stream_mid_answer_stops_the_engine(served: Served, store: Store) -> None:
-    tenant = served.a
-    body = {"query": POLONIUM, "collection": tenant.collection}
-    url = f"{served.base}/api/v1/graph-rag"
-    response = requests.post(url, json=body, headers=tenant.headers, stream=True, timeout=60)
+def test_closing_the_http_stream_mid_answer_stops_the_engine(slow_served: SlowServed, store: Store) -> None:
+    tenant, before = slow_served.a, slow_served.chat_requests()
+    response = requests.post(f"{slow_served.base}/api/v1/agent", json=_slow_agent(slow_served),
+                             headers=tenant.headers, stream=True, timeout=60)  # fmt: skip
     root = json.loads(next(response.iter_lines()))["explain_id"]
     response.close()
-    time.sleep(4)
-    steps = _trace_steps(store, tenant.workspace, tenant.collection, root)
-    assert not any("synthesis" in s for s in steps), steps
+    calls, labels = _steps_after_hanging_up(slow_served, store, root, before)
+    assert "Conclusion" not in labels, labels
+    assert 1 <= calls < SLOW_ITERATIONS // 2, calls
