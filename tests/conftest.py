@@ -7,6 +7,11 @@ Where the server comes from, in order:
    stopped again at the end if this session started it.
 There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
 with the reason.
+
+Each path also says where that server's HTTP port (and so Neo4j Browser, ``/browser/``) answers, for
+the tests that drive the real Browser: ``NEO4J_BROWSER_URL`` when set, else — for ``NEO4J_URI`` on
+loopback — the running local instance (``tgneo db start``) whose Bolt port it names; the container's
+mapped port 7474; the local server's own HTTP port.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -33,7 +39,12 @@ class Neo4jServer:
     username: str
     password: str | None
     origin: str  # "env" | "testcontainers" | "local"
-    http_url: str | None = None
+    http_url: str | None = None  # where its HTTP connector (Neo4j Browser at /browser/) answers, when known
+
+    @property
+    def browser_url(self) -> str | None:
+        """Neo4j Browser as this server serves it (the ``neo4j-browser`` jar), when its HTTP port is known."""
+        return f"{self.http_url}/browser/" if self.http_url else None
 
     def settings(self, **overrides: object) -> Settings:
         return Settings(
@@ -76,22 +87,48 @@ def _docker_engine_answers() -> bool:
             gc.collect()
 
 
+def _http_url_for(uri: str) -> str | None:
+    """The HTTP URL of the server ``NEO4J_URI`` names: ``NEO4J_BROWSER_URL`` (with or without its
+    ``/browser/``), else the running local instance on that loopback Bolt port, else unknown."""
+    explicit = os.environ.get("NEO4J_BROWSER_URL")
+    if explicit:
+        return explicit.rstrip("/").removesuffix("/browser")
+    parts = urlsplit(uri)
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    from tgneo.provision import LocalNeo4j
+
+    for saved in sorted((default_home() / "instances").glob("*/instance.json")):
+        status = LocalNeo4j(default_home(), saved.parent.name).status()
+        if status.running and status.instance.bolt_port == parts.port:
+            return status.instance.http_url
+    return None
+
+
 @pytest.fixture(scope="session")
 def neo4j_server() -> Iterator[Neo4jServer]:
     """A real Neo4j 5.26 for the session (see the module docstring for where it comes from)."""
     if os.environ.get("NEO4J_URI"):
+        uri = os.environ["NEO4J_URI"]
         yield Neo4jServer(
-            os.environ["NEO4J_URI"],
+            uri,
             os.environ.get("NEO4J_USERNAME", "neo4j"),
             os.environ.get("NEO4J_PASSWORD") or None,
             "env",
+            _http_url_for(uri),
         )
         return
     if _docker_engine_answers():
         from testcontainers.neo4j import Neo4jContainer
 
-        with Neo4jContainer("neo4j:5.26-community") as container:
-            yield Neo4jServer(container.get_connection_url(), "neo4j", container.password, "testcontainers")
+        from tgneo.provision.server import BROWSER_CONTENT_HOSTS
+
+        # the same whitelist docker-compose.yml sets, so Browser may load tgneo's style sheet and guide
+        container = Neo4jContainer("neo4j:5.26-community").with_exposed_ports(7474)
+        container.with_env("NEO4J_browser_remote__content__hostname__whitelist", BROWSER_CONTENT_HOSTS)
+        with container:
+            http_url = f"http://{container.get_container_host_ip()}:{container.get_exposed_port(7474)}"
+            yield Neo4jServer(container.get_connection_url(), "neo4j", container.password, "testcontainers", http_url)
         return
     from tgneo.errors import TgneoError
     from tgneo.provision import LocalNeo4j

@@ -8,14 +8,16 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import requests
 
+from tests.ingesting import query
 from tests.openai_server import OpenAIServer
+from tgneo.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -65,6 +67,22 @@ def running(args: list[str], env: dict[str, str], port: int, log: list[str] | No
 
 def serve_cmd(port: int, *extra: str) -> list[str]:
     return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port), *extra]
+
+
+@contextmanager
+def open_serving(env: Mapping[str, str], store: Store, workspace: str) -> Iterator[str]:
+    """``tgneo serve`` without ``TGNEO_TOKENS`` (it trusts loopback callers, as the pages a person opens
+    do); yields its base URL; deletes ``workspace``'s nodes afterwards, whatever the test wrote there."""
+    from tgneo.provision.server import free_port
+
+    port = free_port()
+    try:
+        with running(
+            serve_cmd(port, "--workers", "1"), {k: v for k, v in env.items() if k != "TGNEO_TOKENS"}, port
+        ) as base:
+            yield base
+    finally:
+        query(store, "MATCH (n {workspace: $w}) DETACH DELETE n", w=workspace)
 
 
 @dataclass(frozen=True)

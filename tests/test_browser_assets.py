@@ -16,8 +16,9 @@ import requests
 from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
+from tests.neo4j_browser import parse_grass
 from tests.serving import Served
-from tgneo.browser.style import NODE_STYLES, grass
+from tgneo.browser.style import NODE_STYLES, REL_COLORS, grass
 from tgneo.engines import GraphRag, Request
 from tgneo.explain.events import ExplainEvent
 from tgneo.ingest.sample import QUESTIONS
@@ -54,6 +55,14 @@ def test_the_style_sheet_has_a_rule_for_every_explainability_label() -> None:
     sheet = grass()
     for label in ISSUE_LABELS:
         assert re.search(rf"^node\.{label} \{{", sheet, re.M), label
+
+
+def test_browsers_grass_parser_reads_every_rule_of_the_sheet() -> None:
+    """Browser's parser knows no comments: anything outside braces would join the next selector."""
+    rules = parse_grass(grass())
+    assert list(rules) == ["node", "relationship", *(s.selector for s in NODE_STYLES),
+                           *(f"relationship.{r}" for r in REL_COLORS)]  # fmt: skip
+    assert rules["node.Exploration"]["caption"] == "{edgeCount} edges explored"
 
 
 def test_every_caption_names_a_stored_property() -> None:
@@ -116,15 +125,24 @@ def runnable_blocks(page: str) -> list[str]:
     return [html.unescape(b) for b in re.findall(r'<pre class="[^"]*\brunnable\b[^"]*">(.*?)</pre>', page, re.S)]
 
 
-def run_block(store: Store, block: str) -> list[dict[str, Any]]:
-    """Run a guide block as Neo4j Browser does: each ``:param name => expr`` is ``RETURN expr AS name``."""
-    statements = [s.strip() for s in re.split(r";\s*\n", block) if s.strip()]
+def query_slides(page: str) -> list[tuple[str, str]]:
+    """Each query slide's two blocks: its ``:param`` lines, then the query (after the ``:style`` block)."""
+    blocks = runnable_blocks(page)
+    assert blocks[0].startswith(":style ") and len(blocks) == 15
+    pairs = list(zip(blocks[1::2], blocks[2::2], strict=True))
+    assert all(p.startswith(":param ") and not q.startswith(":") for p, q in pairs)
+    return pairs
+
+
+def run_block(store: Store, slide: tuple[str, str]) -> list[dict[str, Any]]:
+    """Run a slide as Neo4j Browser does: each ``:param name => expr`` is ``RETURN expr AS name``, then the query."""
+    param_block, cypher = slide
     params: dict[str, Any] = {}
-    for statement in statements[:-1]:
+    for statement in (s.strip() for s in re.split(r";\s*(?:\n|$)", param_block) if s.strip()):
         match = re.fullmatch(r":param (\w+) => (.*)", statement, re.S)
         assert match, statement
         params[match.group(1)] = query(store, f"RETURN {match.group(2)} AS value")[0]["value"]
-    return query(store, statements[-1], **params)
+    return query(store, cypher, **params)
 
 
 def test_every_query_in_the_guide_runs_with_its_params_and_finds_the_recorded_trace(
@@ -132,24 +150,22 @@ def test_every_query_in_the_guide_runs_with_its_params_and_finds_the_recorded_tr
 ) -> None:
     params = {k: recorded[k] for k in ("workspace", "collection", "trace", "document")}
     page = requests.get(f"{served.base}/browser/guide.html", params=params, timeout=10).text
-    blocks = runnable_blocks(page)
-    assert blocks[0].startswith(":style ") and len(blocks) == 8
-    rows = [run_block(store, b) for b in blocks[1:]]
+    slides = query_slides(page)
+    rows = [run_block(store, s) for s in slides]
     empty = [i for i, found in enumerate(rows, start=1) if not found]
     assert empty == [5] and "error_observations" in page  # no agent tool failed in this collection
-    latest = run_block(store, blocks[1])
-    assert recorded["trace"] in {row["question"] for row in latest}
-    graph = run_block(store, blocks[2])
-    assert len(graph) == 5 and any(row["sources"] for row in graph)
-    assert recorded["document"] in {row["document"] for row in run_block(store, blocks[3])}
-    assert recorded["trace"] in {row["question"] for row in run_block(store, blocks[4])}
-    assert run_block(store, blocks[6]) and run_block(store, blocks[7])
+    assert recorded["trace"] in {row["question"] for row in rows[0]}
+    assert len(rows[1]) == 5 and any(row["sources"] for row in rows[1])
+    assert recorded["document"] in {row["document"] for row in rows[2]}
+    assert recorded["trace"] in {row["question"] for row in rows[3]}
+    assert rows[5] and rows[6]
 
 
 def test_the_guide_quotes_parameters_it_is_given(served: Served, store: Store) -> None:
     page = requests.get(f"{served.base}/browser/guide.html", params={"collection": "it's \\ odd"}, timeout=10).text
-    block = runnable_blocks(page)[1]
-    assert query(store, f"RETURN {block.splitlines()[1].split(' => ')[1].rstrip(';')} AS c")[0]["c"] == "it's \\ odd"
+    param_block = query_slides(page)[0][0]
+    literal = param_block.splitlines()[1].split(" => ")[1].rstrip(";")
+    assert query(store, f"RETURN {literal} AS c")[0]["c"] == "it's \\ odd"
 
 
 def test_the_provisioned_conf_lets_browser_fetch_from_tgneo(tmp_path: Path) -> None:

@@ -14,14 +14,12 @@ from playwright.sync_api import Browser, Page
 
 from tests.browsing import chromium, screenshot_path
 from tests.conftest import Neo4jServer
-from tests.ingesting import query
-from tests.serving import Served, running, serve_cmd
+from tests.serving import Served, open_serving
 from tgneo.engines import GraphRag, Request
 from tgneo.explain.events import ExplainEvent
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
-from tgneo.provision.server import free_port
 from tgneo.store import Store
 from tgneo.store.traces import get_trace
 
@@ -34,13 +32,8 @@ SCOPE = urlencode({"workspace": WORKSPACE, "collection": COLLECTION})
 def open_server(neo4j_server: Neo4jServer, store: Store) -> Iterator[str]:
     """``tgneo serve`` without tokens (it trusts loopback callers) over a collection with the sample corpus."""
     assert load_documents(store, OfflineLLM(), WORKSPACE, COLLECTION, sources()).loaded == 4
-    port = free_port()
-    env = {k: v for k, v in neo4j_server.env().items() if k != "TGNEO_TOKENS"}
-    try:
-        with running(serve_cmd(port, "--workers", "1"), env, port) as base:
-            yield base
-    finally:
-        query(store, "MATCH (n {workspace: $w}) DETACH DELETE n", w=WORKSPACE)
+    with open_serving(neo4j_server.env(), store, WORKSPACE) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

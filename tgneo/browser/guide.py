@@ -1,11 +1,12 @@
 """The Neo4j Browser guide (``:play <url>``): slides that explain the model and run the named queries.
 
-Each query slide shows a query from ``tgneo/cypher/`` exactly as the file holds it (its ``//`` header
-becomes the slide's text), preceded by one ``:param`` line per ``$parameter`` so that clicking the
-block and running it works as it stands; Browser runs the lines one by one (multi-statement mode,
-its default), separated by ``;``. Workspace, collection, the trace and the document come from the
-guide's own query string (``tgneo browser`` fills them in), so the guide itself holds no stored data
-and can be served without a token.
+Each query slide has two runnable blocks: first one ``:param`` line per ``$parameter`` of its query
+(``;``-separated; Browser runs them one by one in multi-statement mode, its default), then the query
+from ``tgneo/cypher/`` exactly as the file holds it (its ``//`` header becomes the slide's text). They
+are two blocks because Neo4j Browser (5.24) shows a multi-statement run as a list of statuses: a
+query run together with its ``:param`` lines only says "SUCCESS", never its rows or its graph.
+Workspace, collection, the trace and the document come from the guide's own query string (``tgneo
+browser`` fills them in), so the guide itself holds no stored data and can be served without a token.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from tgneo.store.queries import ALL, CypherQuery
 
@@ -100,10 +102,9 @@ def query_body(query: CypherQuery) -> str:
     return "\n".join(lines).strip()
 
 
-def runnable(slide: QuerySlide, scope: GuideScope) -> str:
-    """The text of the slide's runnable block: ``:param`` lines, then the query, ``;``-separated."""
-    params = [f":param {name} => {cypher_literal(value)};" for name, value in param_values(slide, scope).items()]
-    return "\n".join([*params, query_body(ALL[slide.query])])
+def param_lines(slide: QuerySlide, scope: GuideScope) -> str:
+    """The slide's first runnable block: a ``:param`` line per ``$parameter``, each evaluated as Cypher."""
+    return "\n".join(f":param {name} => {cypher_literal(value)};" for name, value in param_values(slide, scope).items())
 
 
 def _slide(title: str, body: str) -> str:
@@ -126,7 +127,8 @@ def guide_html(base_url: str, scope: GuideScope) -> str:
         "(:EdgeSelection)-[:EDGE]->(:Statement)&lt;-[:CONTAINS]-(:Subgraph)-[:WAS_DERIVED_FROM]->(:Chunk)"
         "-[:WAS_DERIVED_FROM]->(:Page)-[:WAS_DERIVED_FROM]->(:Document)</code>.</p>",
         "<p>First load tgneo's style sheet (colours, sizes and captions per step type), then go to the next "
-        "slide. Every grey block runs when you click it and press the run button.</p>",
+        "slide. A click on a grey block puts it in the editor; the run button runs it. On each slide, run "
+        "the <code>:param</code> block first, then the query.</p>",
         _code(f":style {base}/browser/style.grass"),
         f"<p>Workspace <code>{html.escape(scope.workspace)}</code>, collection "
         f"<code>{html.escape(scope.collection)}</code>.</p>",
@@ -134,11 +136,13 @@ def guide_html(base_url: str, scope: GuideScope) -> str:
     slides = [_slide("Explainability traces in Neo4j", intro)]
     for slide in QUERY_SLIDES:
         query = ALL[slide.query]
-        body = [f"<p>{html.escape(slide.text)}</p>", _code(runnable(slide, scope)),
+        body = [f"<p>{html.escape(slide.text)}</p>", "<p>Set the query's parameters:</p>",
+                _code(param_lines(slide, scope)), "<p>then run it:</p>", _code(query_body(query)),
                 f"<p><small>Query <code>tgneo/cypher/{query.name}.cypher</code>: {html.escape(query.purpose)}"
                 "</small></p>"]  # fmt: skip
         if slide.uri == "trace" and scope.trace:
-            viewer = f"{base}/ui/trace/{html.escape(scope.trace)}"
+            where = urlencode({"workspace": scope.workspace, "collection": scope.collection})
+            viewer = html.escape(f"{base}/ui/trace/{quote(scope.trace, safe='')}?{where}")
             body.append(f'<p>The same trace in tgneo\'s viewer: <a href="{viewer}" target="_blank">{viewer}</a></p>')
         slides.append(_slide(slide.title, "\n".join(body)))
     return (

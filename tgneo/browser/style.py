@@ -6,6 +6,9 @@ winning (``graphStyle.applyRules``), so the rows run from the mixins every node 
 calls red whatever else they are. Captions name stored properties — ``{query}`` on a question,
 ``{concept}`` on grounding, ``{title}`` on a document — which Browser fills in per node (a list is
 joined with commas). Browser splits each declaration on ``:`` and ``;``, so a caption never holds them.
+Browser's GraSS parser knows no comments: whatever stands outside braces, whitespace removed, becomes
+part of the next selector, so a ``/* … */`` header would turn the base ``node`` rule into a selector
+no node matches. The sheet holds rules only.
 """
 
 from __future__ import annotations
@@ -116,5 +119,4 @@ def grass() -> str:
         )  # fmt: skip
     for rel, color in REL_COLORS.items():
         rules.append(_rule(f"relationship.{rel}", {"color": color, "shaft-width": "2px", "caption": "'<type>'"}))
-    header = "/* tgneo: Neo4j Browser style for explainability traces. Load it with  :style <this URL>  */\n"
-    return header + "\n".join(rules)
+    return "\n".join(rules)
