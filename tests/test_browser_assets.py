@@ -6,6 +6,7 @@ recorded trace; the provisioned ``neo4j.conf`` lets Browser fetch from tgneo; ``
 from __future__ import annotations
 
 import html
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -186,3 +187,14 @@ def test_tgneo_browser_prints_the_browser_url_and_exactly_what_to_type(
     assert play.startswith(":play http://127.0.0.1:8888/browser/guide.html?workspace=")
     assert requests.utils.quote(recorded["trace"], safe="") in play  # the newest trace, found in Neo4j
     assert "tgneo serve" in result.stderr  # nothing answers on 8888 in the tests
+
+
+def test_tgneo_browser_says_when_it_cannot_read_neo4j_and_still_prints_the_lines(tmp_path: Path) -> None:
+    from tgneo.provision.server import free_port
+
+    env = {**os.environ, "NEO4J_URI": f"bolt://127.0.0.1:{free_port()}", "NEO4J_PASSWORD": "x",
+           "TGNEO_HOME": str(tmp_path)}  # fmt: skip
+    result = tgneo(None, "browser", "--url", "http://127.0.0.1:8888", env=env)
+    assert len(result.stdout.splitlines()) == 3 and result.stdout.splitlines()[1].startswith(":style ")
+    assert "could not read the newest trace" in result.stderr and "unreachable" in result.stderr
+    assert "no trace in" not in result.stderr  # not mistaken for an empty collection

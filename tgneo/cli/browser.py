@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import urllib.error
 import urllib.request
 import webbrowser
@@ -45,15 +46,24 @@ def lines(browser_url: str, tgneo_url: str, workspace: str, collection: str, tra
     return BrowserLines(browser_url, f":style {base}/browser/style.grass", f":play {guide}", open_url)
 
 
-def _local_browser(instance: str) -> tuple[str | None, str | None]:
-    """The Browser URL of the local instance and its password file, when it runs."""
+@dataclass(frozen=True)
+class LocalServer:
+    """The running local instance: its Browser, its password file and the ``NEO4J_*`` that reach it."""
+
+    browser_url: str
+    password_file: str | None
+    env: dict[str, str]
+
+
+def _local_server(instance: str) -> LocalServer | None:
+    """The local instance, when it runs."""
     from tgneo.provision import LocalNeo4j
 
     status = LocalNeo4j(default_home(), instance).status()
     if not status.running:
-        return None, None
+        return None
     i = status.instance
-    return i.browser_url, str(i.password_file) if i.auth else None
+    return LocalServer(i.browser_url, str(i.password_file) if i.auth else None, status.env())
 
 
 def _browser_from_uri(uri: str) -> str:
@@ -62,23 +72,23 @@ def _browser_from_uri(uri: str) -> str:
     return f"http://{host}:7474/browser/"
 
 
-def _latest(workspace: str, collection: str) -> tuple[str | None, str | None]:
-    """The newest trace of the scope and one document its answer used (``None`` when Neo4j is unreachable)."""
-    from tgneo.errors import TgneoError
+def _latest(settings: Settings, workspace: str, collection: str) -> tuple[str | None, str | None]:
+    """The newest trace of the scope and one document its answer used (``None``, ``None``: no trace yet).
+
+    Raises:
+        TgneoError: Neo4j could not be read (the caller says so; the lines still help).
+    """
     from tgneo.store import Store
     from tgneo.store.named import run_named
     from tgneo.store.traces import list_traces
 
-    try:
-        with Store.from_settings(Settings.from_env()) as store:
-            page = list_traces(store, workspace, collection, limit=1)
-            if not page.traces:
-                return None, None
-            trace = str(page.traces[0]["uri"])
-            rows = run_named(store, "answer_documents", workspace, collection, {"uri": trace}).rows
-            return trace, (str(rows[0]["document"]) if rows else None)
-    except TgneoError:
-        return None, None
+    with Store.from_settings(settings) as store:
+        page = list_traces(store, workspace, collection, limit=1)
+        if not page.traces:
+            return None, None
+        trace = str(page.traces[0]["uri"])
+        rows = run_named(store, "answer_documents", workspace, collection, {"uri": trace}).rows
+        return trace, (str(rows[0]["document"]) if rows else None)
 
 
 def _answers(url: str) -> bool:
@@ -125,21 +135,31 @@ def browser(workspace: str, collection: str, tgneo_url: str, browser_url: str | 
     the latest traces, one trace as a graph with its source chains, the documents behind an answer,
     the answers that used a document, failed tool calls, token totals. Both come from `tgneo serve`.
     """
-    password_file = None
+    from tgneo.errors import TgneoError
+
+    local = _local_server(instance)
+    password_file = local.password_file if local else None
+    # NEO4J_* when set, else the running local instance: the same Neo4j `tgneo ask` would use
+    use_local = local is not None and not os.environ.get("NEO4J_URI")
+    settings = Settings.from_env({**os.environ, **local.env} if use_local and local else None)
     if browser_url is None:
-        browser_url, password_file = _local_browser(instance)
-    if browser_url is None:
-        browser_url = _browser_from_uri(Settings.from_env().neo4j_uri or "bolt://127.0.0.1:7687")
-    document = None
+        browser_url = local.browser_url if local else _browser_from_uri(settings.neo4j_uri or "bolt://127.0.0.1:7687")
+    document, unread = None, None
     if trace is None:
-        trace, document = _latest(workspace, collection)
+        try:
+            trace, document = _latest(settings, workspace, collection)
+        except TgneoError as e:
+            unread = str(e)
     shown = lines(browser_url, tgneo_url, workspace, collection, trace, document)
     out.print(shown.browser_url, soft_wrap=True)
     out.print(shown.style, soft_wrap=True)
     out.print(shown.play, soft_wrap=True)
     say(f"Open Neo4j Browser, log in{f' (user neo4j, password in {password_file})' if password_file else ''}, "
         "then type the two lines above.")  # fmt: skip
-    if trace is None:
+    if unread is not None:
+        say(f"note: could not read the newest trace ({unread}); the guide will ask for a question URI "
+            "(or pass --trace URI)")  # fmt: skip
+    elif trace is None:
         say(f'note: no trace in workspace {workspace!r}, collection {collection!r} yet: tgneo ask -x "…"')
     if not _answers(tgneo_url):
         say(f"note: nothing answers at {tgneo_url}: start it with `tgneo serve`")
