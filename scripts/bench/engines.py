@@ -33,6 +33,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 
+from cleanup import drop_collections  # scripts/bench/cleanup.py
 from rdflib.term import Literal, URIRef
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -228,10 +229,11 @@ def main(argv: list[str] | None = None) -> int:
                     progress.advance(task)
         finally:
             if not args.keep:
-                with store.driver.session(database=store.database) as s:
-                    s.run("MATCH (n) WHERE n.workspace = $w AND n.collection ENDS WITH $id "
-                          "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS", w=WORKSPACE,
-                          id=run_id).consume()  # fmt: skip
+                try:
+                    with store.driver.session(database=store.database) as s:
+                        drop_collections(s, WORKSPACE, collections.values())
+                except Exception as e:  # the measurements stand; say what is left behind
+                    console.print(f"could not remove the bench-engines-*-{run_id} collections: {e}")
     small, large = sizes[0], sizes[-1]
     label = f"latency_{_short(large)}_vs_{_short(small)}"
     ratios = {

@@ -29,6 +29,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from cleanup import drop_collections  # scripts/bench/cleanup.py
 from rich.console import Console
 
 from tgneo.ingest.loader import Hooks, LoadReport, load_documents
@@ -124,11 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             with store.driver.session(database=store.database) as session:
-                session.run(
-                    "MATCH (n:Resource|Statement {workspace: $w, collection: $c}) "
-                    "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
-                    w=WORKSPACE, c=collection,
-                ).consume()  # fmt: skip
+                drop_collections(session, WORKSPACE, [collection])
         store.close()
     total = sum(new_s)
     ratios = {
