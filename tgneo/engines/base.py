@@ -20,6 +20,7 @@ engine.run(sub_session)`` and forward its explain events into its own stream.
 from __future__ import annotations
 
 import logging
+import threading
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping
@@ -256,39 +257,111 @@ class Engine(ABC):
         """Take the engine's steps, recording each and yielding its event; return how it ended."""
 
 
+LOOKAHEAD = 4
+"""How many events the engine may run ahead of the client: enough to overlap a commit with the next
+step's work, few enough that a client that went away stops the engine within a step or two."""
+
+
+class _EngineThread:
+    """The engine's generator, run on its own thread, its events handed over as they come.
+
+    The client's thread then only waits — for the oldest event's commit or the engine's next event,
+    whichever comes first — so a committed step goes out at once, even while the engine computes the
+    next one. ``stop`` ends the engine at its next step; its generator is closed on its own thread.
+    """
+
+    def __init__(self, runner: Generator[Event, None, Outcome], ctx: Context) -> None:
+        self.runner, self.ctx = runner, ctx
+        self.changed = threading.Condition()
+        self.inbox: deque[tuple[str, Any, Future[ExplainEvent] | None]] = deque()
+        self.room = threading.Semaphore(LOOKAHEAD)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="tgneo-engine", daemon=True)
+
+    def _put(self, kind: str, value: Any, commit: Future[ExplainEvent] | None = None) -> None:
+        with self.changed:
+            self.inbox.append((kind, value, commit))
+            self.changed.notify()
+
+    def wake(self, _: object = None) -> None:
+        with self.changed:
+            self.changed.notify()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                while not self.room.acquire(timeout=0.05):
+                    if self.stopping.is_set():
+                        return
+                if self.stopping.is_set():
+                    return
+                try:
+                    event = next(self.runner)
+                except StopIteration as stop:
+                    return self._put("outcome", stop.value)
+                except BaseException as e:  # handed to the client's thread, which decides
+                    return self._put("raised", e)
+                commit = self.ctx.commits.pop(id(event), None)
+                self._put("event", event, commit)
+                if commit is not None:
+                    commit.add_done_callback(self.wake)
+        finally:
+            self.runner.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+
+
 def _released(runner: Generator[Event, None, Outcome], ctx: Context) -> Generator[Event, None, Outcome]:
     """The engine's events in its order, each explain event only once its step has committed.
 
-    While the oldest event waits for its commit the engine runs on to its next step (write-ahead),
-    and what it yields queues behind: the client sees the engine's order. When the engine is done,
-    the rest is released as it commits. A write that failed raises its error here, after the events
-    before it were released; an engine error is raised once the steps before it are released.
+    The engine runs on its own thread (:class:`_EngineThread`), up to :data:`LOOKAHEAD` events ahead:
+    while the oldest event waits for its commit the engine runs on to its next step (write-ahead), and
+    an event is released the moment its commit lands, not when the engine next yields. When the engine
+    is done, the rest is released as it commits. A write that failed raises its error here, after the
+    events before it were released; an engine error is raised once the steps before it are released.
     """
+    engine = _EngineThread(runner, ctx)
     pending: deque[tuple[Event, Future[ExplainEvent] | None]] = deque()
     outcome: Outcome | None = None
-    failure: LLMError | TgneoError | None = None
-    while True:
-        finishing = outcome is not None or failure is not None
-        while pending and (finishing or pending[0][1] is None or pending[0][1].done()):
-            event, commit = pending.popleft()
-            if commit is not None:
-                commit.result()  # waits while finishing; raises the write's error
-            yield event
-        if finishing:
-            break
-        try:
-            event = next(runner)
-        except StopIteration as stop:
-            outcome = stop.value
-            continue
-        except (LLMError, TgneoError) as e:
-            failure = e
-            continue
-        pending.append((event, ctx.commits.pop(id(event), None)))
-    if failure is not None:
-        raise failure
+    raised: BaseException | None = None
+    finished = False
+    engine.thread.start()
+    try:
+        while True:
+            with engine.changed:
+                while (
+                    not engine.inbox
+                    and not (pending and (finished or _committed(pending[0][1])))
+                    and not (finished and not pending)
+                ):
+                    engine.changed.wait()
+                while engine.inbox:
+                    kind, value, commit = engine.inbox.popleft()
+                    if kind == "event":
+                        pending.append((value, commit))
+                    else:
+                        finished = True
+                        outcome, raised = (value, None) if kind == "outcome" else (None, value)
+            while pending and (finished or _committed(pending[0][1])):
+                event, commit = pending.popleft()
+                if commit is not None:
+                    commit.result()  # waits while finishing; raises the write's error
+                engine.room.release()
+                yield event
+            if finished and not pending:
+                break
+    finally:
+        engine.stop()
+    if raised is not None:
+        raise raised
     assert outcome is not None
     return outcome
+
+
+def _committed(commit: Future[ExplainEvent] | None) -> bool:
+    return commit is None or commit.done()
 
 
 def _error_type(error: Exception, kind: SessionKind) -> str:
