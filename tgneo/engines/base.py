@@ -257,9 +257,10 @@ class Engine(ABC):
         """Take the engine's steps, recording each and yielding its event; return how it ended."""
 
 
-LOOKAHEAD = 4
-"""How many events the engine may run ahead of the client: enough to overlap a commit with the next
-step's work, few enough that a client that went away stops the engine within a step or two."""
+LOOKAHEAD = 2
+"""How many events the engine may have produced beyond what the client has asked for: the step the
+client is about to get and the next one. Enough to overlap a step's commit with the next step's work;
+few enough that a client that goes away costs at most one step past the last it read."""
 
 
 class _EngineThread:
@@ -348,8 +349,8 @@ def _released(runner: Generator[Event, None, Outcome], ctx: Context) -> Generato
                 event, commit = pending.popleft()
                 if commit is not None:
                     commit.result()  # waits while finishing; raises the write's error
-                engine.room.release()
                 yield event
+                engine.room.release()  # the client came back for more
             if finished and not pending:
                 break
     finally:
