@@ -291,9 +291,7 @@ class _EngineThread:
     def _run(self) -> None:
         try:
             while True:
-                while not self.room.acquire(timeout=0.05):
-                    if self.stopping.is_set():
-                        return
+                self.room.acquire()
                 if self.stopping.is_set():
                     return
                 try:
@@ -311,6 +309,7 @@ class _EngineThread:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.room.release()  # wakes the engine if it waits for room; it then sees ``stopping``
         self.thread.join()
 
 
