@@ -21,7 +21,6 @@ import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -93,16 +92,10 @@ def _http_url_for(uri: str) -> str | None:
     explicit = os.environ.get("NEO4J_BROWSER_URL")
     if explicit:
         return explicit.rstrip("/").removesuffix("/browser")
-    parts = urlsplit(uri)
-    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-        return None
-    from tgneo.provision import LocalNeo4j
+    from tgneo.provision import running_for
 
-    for saved in sorted((default_home() / "instances").glob("*/instance.json")):
-        status = LocalNeo4j(default_home(), saved.parent.name).status()
-        if status.running and status.instance.bolt_port == parts.port:
-            return status.instance.http_url
-    return None
+    status = running_for(uri)
+    return status.instance.http_url if status else None
 
 
 @pytest.fixture(scope="session")

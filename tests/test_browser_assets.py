@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -187,6 +188,27 @@ def test_tgneo_browser_prints_the_browser_url_and_exactly_what_to_type(
     assert play.startswith(":play http://127.0.0.1:8888/browser/guide.html?workspace=")
     assert requests.utils.quote(recorded["trace"], safe="") in play  # the newest trace, found in Neo4j
     assert "tgneo serve" in result.stderr  # nothing answers on 8888 in the tests
+
+
+def test_tgneo_browser_prints_the_browser_of_the_local_instance_neo4j_uri_reaches(
+    neo4j_server: Neo4jServer, recorded: dict[str, str]
+) -> None:
+    # --instance names no server: the Browser port must come from the instance NEO4J_URI reaches
+    result = tgneo(neo4j_server, "browser", "--url", "http://127.0.0.1:8888", "--workspace", recorded["workspace"],
+                   "--collection", recorded["collection"], "--instance", "no-such-instance")  # fmt: skip
+    printed = result.stdout.splitlines()[0]
+    fallback = f"http://{urlsplit(neo4j_server.uri).hostname}:7474/browser/"
+    # tgneo's own instance (ports picked at random), or one NEO4J_URI reaches that the fixture found too
+    found_locally = neo4j_server.origin == "local" or (
+        neo4j_server.origin == "env" and neo4j_server.http_url is not None and not os.environ.get("NEO4J_BROWSER_URL")
+    )
+    if found_locally:
+        assert printed == neo4j_server.browser_url and printed != fallback
+    elif neo4j_server.origin == "testcontainers" or neo4j_server.http_url is None:
+        assert printed == fallback  # no local instance stands behind it: Browser's default port
+    else:  # NEO4J_BROWSER_URL given to the tests: tgneo finds the instance itself, or falls back
+        assert printed in (neo4j_server.browser_url, fallback)
+    assert requests.utils.quote(recorded["trace"], safe="") in result.stdout  # and it read that server
 
 
 def test_tgneo_browser_says_when_it_cannot_read_neo4j_and_still_prints_the_lines(tmp_path: Path) -> None:

@@ -292,6 +292,61 @@ def test_nquads_syntax_errors_name_the_line_and_the_problem(text: str, line: int
     assert caught.value.line == line
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        f'<{S}> <{P}> "Entity 1"@en .',
+        f'<{S}> <{P}> "Entité 1"@fr-CA .',
+        f'<{S}> <{P}> "42"^^<{XSD.integer}> .',
+        f'<{S}> <{P}> "042"^^<{XSD.integer}> .',  # not canonical: kept as written
+        f'<{S}> <{P}> "1.50"^^<{XSD.double}> .',
+        f'<{S}> <{P}> "not a date"^^<{XSD.date}> .',
+        f'<{S}> <{P}> "" .',
+        f'<{S}> <{P}> "tab\there" .',
+        f"<{S}> <{P}> <{O}> .",
+        f"<{S}> <{P}> <{O}> <{GRAPH_SOURCE}> .",
+        f"  _:b1\t<{P}>  _:b2.x . # a comment",
+        f"_:b1 <{P}> <{O}>.",
+        f"<urn:x:y> <{P}> <mailto:a@b.c> .",
+        f'<{S}> <{P}> "a # b" .',
+    ],
+)
+def test_the_fast_path_reads_a_line_exactly_as_the_full_reader_does(line: str) -> None:
+    fast, full = star._LineReader("nquads", True), star._LineReader("nquads", True)
+    assert star._FAST_LINE.fullmatch(line) is not None  # the line takes the fast path
+    got, expected = fast.line(1, line), full.read_line(1, line)
+    assert got == expected and expected is not None
+    assert [type(t) for t in got] == [type(t) for t in expected]
+    if isinstance(got.o, Literal) and isinstance(expected.o, Literal):
+        assert (got.o.language, got.o.datatype, str(got.o)) == (
+            expected.o.language,
+            expected.o.datatype,
+            str(expected.o),
+        )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"<{S}><{P}><{O}>.",  # no spaces: valid, read by the full reader
+        f'<{S}> <{P}> "esc\\"aped" .',
+        f"<{S}> <{P}> <http://example.org/\\u00e9> .",
+        f"<{S}> <{P}> << <{S}> <{P}> <{O}> >> .",
+        f'<{S}> <{P}> "crlf" .\r',
+    ],
+)
+def test_lines_outside_the_fast_path_are_read_by_the_full_reader(line: str) -> None:
+    assert star._FAST_LINE.fullmatch(line) is None
+    assert star._LineReader("nquads", True).line(1, line) == star._LineReader("nquads", True).read_line(1, line)
+
+
+def test_the_fast_path_leaves_errors_to_the_full_reader_with_their_column() -> None:
+    with pytest.raises(RDFSyntaxError, match=r"nquads line 1, column \d+: .*not allowed in an IRI"):
+        parse(f"<{S}> <{P}> <http://example.org/a\\u0020b> .", "nquads")
+    with pytest.raises(RDFSyntaxError, match="N-Triples has no graph names"):
+        parse(f"<{S}> <{P}> <{O}> <{GRAPH_SOURCE}> .", "nt")
+
+
 def test_syntax_errors_are_bad_requests() -> None:
     with pytest.raises(MappingError) as caught:
         parse("garbage", "nquads")

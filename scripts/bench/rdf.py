@@ -13,6 +13,11 @@ IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth th
   ask for; a uniqueness constraint is impossible on a shared database) and drops it afterwards.
 * ``import_memory_large_vs_small`` / ``export_memory_large_vs_small``: peak RSS of ``tgneo import`` /
   ``tgneo export`` (separate processes, ``ru_maxrss`` of the child) for the large file ÷ for the small.
+* ``statement_floor_vs_rdflib_neo4j``: seconds rdflib-neo4j takes ÷ seconds Neo4j alone takes to
+  ``CREATE`` one bare node per triple holding that triple's terms (what DESIGN §3 stores every triple
+  as, minus its relationships, its indexes, parsing, checking and the journal: only the write calls are
+  timed). No import that keeps one node per triple can beat rdflib-neo4j by more than this on this
+  server, so it is the ceiling for ``import_vs_rdflib_neo4j``.
 
 Every collection is ``bench-*`` and is deleted at the end. The last line is JSON.
 """
@@ -98,6 +103,51 @@ def rdflib_neo4j_import(path: Path, host: str) -> float:
         driver.close()
 
 
+def statement_floor(path: Path, batch: int = 10_000) -> float:
+    """Seconds of the ``CREATE`` calls alone for one unindexed node per triple of ``path`` (see the docstring).
+
+    The file is parsed by pyoxigraph outside the timed calls; the nodes carry the properties a
+    ``:Statement`` has (id, s, p, o, o_kind, o_datatype, o_lang, workspace, collection, graph) under a
+    label no index covers, and are deleted afterwards.
+    """
+    import hashlib
+
+    import pyoxigraph as ox
+    from neo4j import GraphDatabase
+
+    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
+    database = os.environ.get("NEO4J_DATABASE", "neo4j")
+    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    query = ("UNWIND $rows AS r CREATE (:BenchStatementFloor {workspace: $ws, collection: 'floor', id: r[0], s: r[1], "
+             "p: r[2], o: r[3], o_kind: r[4], o_datatype: r[5], o_lang: r[6], graph: ''})")  # fmt: skip
+    seconds = 0.0
+
+    def flush(rows: list[list[str | None]]) -> float:
+        started = time.perf_counter()
+        driver.execute_query(query, rows=rows, ws="bench-floor", database_=database)
+        return time.perf_counter() - started
+
+    try:
+        rows: list[list[str | None]] = []
+        for q in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES):
+            s, p, o = q.subject.value, q.predicate.value, q.object
+            key = hashlib.sha256(f"{s} {p} {o}".encode()).hexdigest()[:32]
+            if isinstance(o, ox.Literal):
+                rows.append([key, s, p, o.value, "literal", o.datatype.value, o.language])
+            else:
+                rows.append([key, s, p, o.value, "iri", None, None])
+            if len(rows) >= batch:
+                seconds += flush(rows)
+                rows = []
+        if rows:
+            seconds += flush(rows)
+    finally:
+        with driver.session(database=database) as session:
+            session.run("MATCH (n:BenchStatementFloor) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        driver.close()
+    return seconds
+
+
 def drop(workspace: str) -> None:
     from neo4j import GraphDatabase
 
@@ -147,18 +197,23 @@ def main() -> None:
             baseline = rdflib_neo4j_import(big, host)
             print(f"rdflib-neo4j import: {large} triples in {baseline:.1f}s ({large / baseline:,.0f} triples/s)",
                   flush=True)  # fmt: skip
+            floor = statement_floor(big)
+            print(f"one bare node per triple (CREATE calls alone): {large} in {floor:.1f}s "
+                  f"({large / floor:,.0f} nodes/s)", flush=True)  # fmt: skip
         finally:
             drop(workspace)
     figures = {
         "import_vs_rdflib_neo4j": round(baseline / import_large, 3),
         "import_memory_large_vs_small": round(rss_import_large / rss_import_small, 3),
         "export_memory_large_vs_small": round(rss_export_large / rss_export_small, 3),
+        "statement_floor_vs_rdflib_neo4j": round(baseline / floor, 3),
     }
     rates = {
         "triples": large,
         "tgneo_import_triples_per_s": round(large / import_large),
         "tgneo_export_triples_per_s": round(large / export_large),
         "rdflib_neo4j_import_triples_per_s": round(large / baseline),
+        "statement_floor_nodes_per_s": round(large / floor),
         "import_peak_rss_mib": round(rss_import_large / 1024),
         "export_peak_rss_mib": round(rss_export_large / 1024),
     }

@@ -55,13 +55,22 @@ class LocalServer:
     env: dict[str, str]
 
 
-def _local_server(instance: str) -> LocalServer | None:
-    """The local instance, when it runs."""
-    from tgneo.provision import LocalNeo4j
+def _local_server(instance: str, neo4j_uri: str | None) -> LocalServer | None:
+    """The running local instance ``tgneo browser`` talks about.
 
-    status = LocalNeo4j(default_home(), instance).status()
-    if not status.running:
-        return None
+    With ``NEO4J_URI`` set, the instance that URI reaches (by its loopback Bolt port), whatever its
+    name, so that its own Browser port is printed; without it, the ``--instance`` one.
+    """
+    from tgneo.provision import LocalNeo4j, running_for
+
+    if neo4j_uri:
+        status = running_for(neo4j_uri)
+        if status is None:
+            return None
+    else:
+        status = LocalNeo4j(default_home(), instance).status()
+        if not status.running:
+            return None
     i = status.instance
     return LocalServer(i.browser_url, str(i.password_file) if i.auth else None, status.env())
 
@@ -113,14 +122,15 @@ def _answers(url: str) -> bool:
 @click.option(
     "--neo4j-browser",
     "browser_url",
-    help="Neo4j Browser's URL [default: the local server's, else port 7474 on NEO4J_URI's host].",
+    help="Neo4j Browser's URL [default: that of the local server NEO4J_URI reaches (--instance's when "
+    "NEO4J_URI is unset), else port 7474 on NEO4J_URI's host].",
 )
 @click.option(
     "--instance",
     default="default",
     show_default=True,
     envvar="TGNEO_INSTANCE",
-    help="The local server (tgneo db start) whose Browser to use.",
+    help="The local server (tgneo db start) to read and whose Browser to print when NEO4J_URI is unset.",
 )
 @click.option("--trace", help="The question URI the guide shows [default: the newest in the collection].")
 @click.option("--open", "open_it", is_flag=True, help="Open Neo4j Browser (with the guide) in a web browser.")
@@ -137,11 +147,11 @@ def browser(workspace: str, collection: str, tgneo_url: str, browser_url: str | 
     """
     from tgneo.errors import TgneoError
 
-    local = _local_server(instance)
+    neo4j_uri = os.environ.get("NEO4J_URI")
+    local = _local_server(instance, neo4j_uri)
     password_file = local.password_file if local else None
     # NEO4J_* when set, else the running local instance: the same Neo4j `tgneo ask` would use
-    use_local = local is not None and not os.environ.get("NEO4J_URI")
-    settings = Settings.from_env({**os.environ, **local.env} if use_local and local else None)
+    settings = Settings.from_env({**os.environ, **local.env} if local and not neo4j_uri else None)
     if browser_url is None:
         browser_url = local.browser_url if local else _browser_from_uri(settings.neo4j_uri or "bolt://127.0.0.1:7687")
     document, unread = None, None

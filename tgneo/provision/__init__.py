@@ -10,6 +10,7 @@ from tgneo.provision.server import (
     Instance,
     InstanceStatus,
     LocalNeo4j,
+    running_for,
 )
 
-__all__ = ["NEO4J_BROWSER_VERSION", "NEO4J_VERSION", "Instance", "InstanceStatus", "LocalNeo4j"]
+__all__ = ["NEO4J_BROWSER_VERSION", "NEO4J_VERSION", "Instance", "InstanceStatus", "LocalNeo4j", "running_for"]

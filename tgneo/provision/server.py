@@ -26,7 +26,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from tgneo.config import default_home
 from tgneo.errors import MissingTool, ProvisioningError
 
 _POM = resources.files("tgneo.provision").joinpath("pom.xml")
@@ -541,3 +543,23 @@ class LocalNeo4j:
                     time.sleep(0.1)
             self.instance.pid_file.unlink(missing_ok=True)
             return True
+
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def running_for(uri: str, home: Path | None = None) -> InstanceStatus | None:
+    """The running local instance that a loopback ``NEO4J_URI`` reaches (matched by its Bolt port), if any.
+
+    ``tgneo browser`` and the test fixture use it to find that server's Browser port and password
+    file when ``NEO4J_URI`` names an instance other than the one ``--instance`` would pick.
+    """
+    parts = urlsplit(uri)
+    if parts.hostname not in _LOOPBACK:
+        return None
+    home = home or default_home()
+    for saved in sorted((home / "instances").glob("*/instance.json")):
+        status = LocalNeo4j(home, saved.parent.name).status()
+        if status.running and status.instance.bolt_port == (parts.port or 7687):
+            return status
+    return None

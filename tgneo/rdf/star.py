@@ -176,6 +176,18 @@ _UCHAR = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
 _STRING_CHUNK = re.compile(r'[^"\\\r]*')
 _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
+# The common line, read by one regular expression: absolute IRIs without escapes, blank nodes, and
+# literals without escapes. It accepts only lines the character-level reader below accepts, and
+# builds the same terms; anything else (escapes, quoted triples, errors) goes to that reader.
+_FAST_IRI = r'<([A-Za-z][A-Za-z0-9+.\-]*:[^\x00-\x20<>"{}|^`\\]*)>'
+_FAST_NODE = rf"(?:{_FAST_IRI}|({_BNODE_LABEL.pattern}))"
+_FAST_LINE = re.compile(
+    rf"[ \t]*{_FAST_NODE}[ \t]+{_FAST_IRI}[ \t]+"
+    rf'(?:{_FAST_NODE}|"([^"\\\r\n]*)"(?:@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^{_FAST_IRI})?)'
+    rf"(?:[ \t]+{_FAST_IRI})?[ \t]*\.[ \t]*(?:#.*)?"
+)
+_IRI_CACHE_SIZE = 65_536
+
 _BINDINGS = (
     ("prov", vocab.PROV),
     ("tg", vocab.TG),
@@ -285,6 +297,7 @@ class _LineReader:
         self.text = ""
         self.pos = 0
         self.depth = 0
+        self._iris: dict[str, URIRef] = {}
 
     def read(self, text: str) -> list[Quad]:
         # split on LF only: str.splitlines() would also break at U+2028 etc., which literals may hold
@@ -297,6 +310,13 @@ class _LineReader:
 
     def line(self, line_no: int, raw: str) -> Quad | None:
         """The statement on one line (without its LF), or ``None`` for a blank or comment line."""
+        fast = _FAST_LINE.fullmatch(raw)
+        if fast is not None and (self.graphs or fast.group(9) is None):
+            return self._fast(fast)
+        return self.read_line(line_no, raw)
+
+    def read_line(self, line_no: int, raw: str) -> Quad | None:
+        """:meth:`line` by the character-level reader alone: every construct, errors with their column."""
         self.line_no, self.text, self.pos, self.depth = line_no, raw.removesuffix("\r"), 0, 0
         self._space()
         if self._at_end():
@@ -304,6 +324,33 @@ class _LineReader:
         return self._statement()
 
     # -- structure
+
+    def _fast(self, m: re.Match[str]) -> Quad:
+        """The quad of a line :data:`_FAST_LINE` matched (groups: subject IRI/blank node, predicate,
+        object IRI/blank node or literal with its language or datatype, graph)."""
+        s_iri, s_bnode, p, o_iri, o_bnode, lexical, lang, datatype, graph = m.groups()
+        subject: Subject = self._cached(s_iri) if s_iri is not None else BNode(s_bnode[2:])
+        obj: Object
+        if o_iri is not None:
+            obj = self._cached(o_iri)
+        elif o_bnode is not None:
+            obj = BNode(o_bnode[2:])
+        elif lang is not None:
+            obj = Literal(lexical, lang=lang)
+        elif datatype is not None:
+            obj = Literal(lexical, datatype=self._cached(datatype), normalize=False)
+        else:
+            obj = Literal(lexical)
+        return Quad(subject, self._cached(p), obj, graph if graph is not None else DEFAULT_GRAPH)
+
+    def _cached(self, iri: str) -> URIRef:
+        """One URIRef per IRI text while the cache lasts: subjects and predicates repeat on many lines."""
+        term = self._iris.get(iri)
+        if term is None:
+            if len(self._iris) >= _IRI_CACHE_SIZE:  # bounded, so that memory stays flat on any file
+                self._iris.clear()
+            term = self._iris[iri] = URIRef(iri)
+        return term
 
     def _statement(self) -> Quad:
         s = self._subject()
