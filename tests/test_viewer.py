@@ -84,6 +84,23 @@ def test_a_stored_trace_shows_every_step(open_server: str, store: Store, page: P
     page.screenshot(path=screenshot_path("viewer-stored-trace"))
 
 
+def test_the_answer_is_drawn_below_the_evidence_its_focus_selected(open_server: str, store: Store, page: Page) -> None:
+    uri = record(store, WORKSPACE, COLLECTION)
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    heights = page.evaluate("""() => {
+        const cy = window.tgneoViewer.cy, y = (type) => cy.nodes(`[type = "${type}"]`).map((n) => n.position("y"));
+        const x = (type) => cy.nodes(`[type = "${type}"]`).map((n) => n.position("x"));
+        return { focus: y("Focus"), synthesis: y("Synthesis"), evidence: [...y("EdgeSelection"), ...y("Statement"),
+                 ...y("Document")], focus_x: x("Focus"), synthesis_x: x("Synthesis") };
+    }""")  # fmt: skip
+    assert len(heights["focus"]) == 1 and len(heights["synthesis"]) == 1 and heights["evidence"]
+    assert heights["focus"][0] < min(heights["evidence"])  # the evidence hangs below its Focus ...
+    assert heights["synthesis"][0] > max(heights["evidence"])  # ... and the answer comes after all of it,
+    assert abs(heights["synthesis_x"][0] - heights["focus_x"][0]) < 1  # in the column of the steps before it
+    page.screenshot(path=screenshot_path("viewer-answer-below-evidence"))
+
+
 def test_a_live_question_shows_its_steps_in_the_order_they_arrive(open_server: str, store: Store, page: Page) -> None:
     page.goto(f"{open_server}/ui/?{SCOPE}")
     page.evaluate("""() => { window.arrivals = [];

@@ -136,6 +136,7 @@
       for (const chunk of step.chunks || []) this.addChunkSelection(step.uri, chunk);
       for (const uri of step.selected_chunks || []) this.node(uri, short(uri), "Chunk", "document", { uri });
       for (const uri of step.selected_chunks || []) this.edge(step.uri, uri);
+      if ((step.edges || []).length || (step.chunks || []).length || (step.selected_chunks || []).length) this.fans(step.uri);
     }
 
     addEdgeSelection(stepUri, selection) {
@@ -175,8 +176,17 @@
       this.layout();
     }
 
+    // A step that selected edges or chunks fans out three ranks (selection, statement or chunk,
+    // document); the step derived from it is drawn below that evidence, not beside its selections.
+    fans(stepUri) { this.cy.getElementById(stepUri).data("fans", true); }
+
     layout() {
-      this.cy.layout({ name: "dagre", rankDir: "TB", nodeSep: 18, rankSep: 55, animate: false, fit: true, padding: 20 }).run();
+      const below = (edge) => edge.hasClass("derived") && edge.source().data("fans");
+      const minLen = (edge) => (below(edge) ? 4 : 1);
+      this.cy.layout({ name: "dagre", rankDir: "TB", nodeSep: 18, rankSep: 55, minLen, animate: false, fit: false, padding: 20 }).run();
+      // dagre routes that long edge round the side; keep the chain of steps in one column instead
+      this.cy.edges(".derived").filter(below).forEach((edge) => { edge.target().position("x", edge.source().position("x")); });
+      this.cy.fit(undefined, 20);
     }
 
     async tripleLines() {
