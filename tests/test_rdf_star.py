@@ -8,8 +8,11 @@ specification of how tgneo reads and writes them.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
@@ -789,3 +792,59 @@ def _re(text: str) -> str:
     import re
 
     return re.escape(text)
+
+
+# --------------------------------------------------------------------------------------------------
+# The fast path agrees with the full reader on any line (property-based)
+
+_PIECES = [" ", "\t", ".", "#", '"', "\\", "<", ">", "@", "^^", "_:", ":", "-", "a", "Z", "1", "é", "東",
+           "\u2028", "http://e.org/", "x", "en", "<<", ">>", "\r", "u0020", "{"]  # fmt: skip
+
+
+def _outcome(read: Any, line: str) -> tuple[str, Any]:
+    try:
+        quad = read(1, line)
+    except RDFSyntaxError as e:
+        return "error", (e.line, e.column)
+    if quad is not None and isinstance(quad.o, Literal):
+        return "quad", (quad, quad.o.language, quad.o.datatype, str(quad.o))
+    return "quad", quad
+
+
+_VALID_OBJECTS = [f"<{O}>", "_:o", '"lit"', '"lit"@en', '"lit"@en-GB-x1', f'"1"^^<{XSD.integer}>', '"a\tb"',
+                  '"é 東"@ja', '"\u2028"', '""', f'"2.5"^^<{XSD.double}>', '"# not a comment"']  # fmt: skip
+_OTHER_OBJECTS = [  # escapes and mistakes: the full reader reads or refuses them
+    '"a\\"b"',
+    '"x"@',
+    '"x"^^',
+    '"x"^^<rel>',
+    "_:o.",
+    '"x"@en-',
+    "<http://e.org/a b>",
+    '"open',
+]
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None)
+@given(
+    subject=st.sampled_from(
+        [f"<{S}>", f"<{S}>", "_:b1", "_:b.1", "<rel>", "<http://e.org/a b>", "<http://e.org/\\u0041>"]
+    ),
+    obj=st.one_of(
+        st.sampled_from(_VALID_OBJECTS),
+        st.sampled_from(_VALID_OBJECTS),
+        st.sampled_from(_OTHER_OBJECTS),
+        st.lists(st.sampled_from(_PIECES), max_size=8).map("".join),
+    ),
+    graph=st.sampled_from(["", "", f" <{GRAPH_SOURCE}>", " _:g", " <rel>"]),
+    gaps=st.lists(st.sampled_from([" ", " ", "\t", "  ", ""]), min_size=4, max_size=4),
+    tail=st.sampled_from([" .", " .", ".", " . # c", " .\r", " . x", ""]),
+    nquads=st.booleans(),
+)
+def test_the_fast_path_and_the_full_reader_agree_on_any_line(
+    subject: str, obj: str, graph: str, gaps: list[str], tail: str, nquads: bool
+) -> None:
+    line = f"{gaps[0]}{subject}{gaps[1]}<{P}>{gaps[2]}{obj}{gaps[3]}{graph}{tail}"
+    syntax = "nquads" if nquads else "nt"
+    fast, full = star._LineReader(syntax, nquads), star._LineReader(syntax, nquads)
+    assert _outcome(fast.line, line) == _outcome(full.read_line, line), line
