@@ -107,6 +107,14 @@ def rdflib_neo4j_import(path: Path, host: str) -> float:
         driver.close()
 
 
+def _driver() -> tuple[Any, str]:
+    """A driver for the Neo4j of ``NEO4J_*``, and the database to use."""
+    from neo4j import GraphDatabase
+
+    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
+    return GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth), os.environ.get("NEO4J_DATABASE", "neo4j")
+
+
 def statement_floor(path: Path, batch: int = 10_000, writers: int = 2) -> float:
     """Wall seconds of the ``CREATE`` calls alone for one unindexed node per triple of ``path`` (see the docstring).
 
@@ -119,11 +127,8 @@ def statement_floor(path: Path, batch: int = 10_000, writers: int = 2) -> float:
     from concurrent.futures import ThreadPoolExecutor
 
     import pyoxigraph as ox
-    from neo4j import GraphDatabase
 
-    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
-    database = os.environ.get("NEO4J_DATABASE", "neo4j")
-    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    driver, database = _driver()
     query = ("UNWIND $rows AS r CREATE (:BenchStatementFloor {workspace: $ws, collection: 'floor', id: r[0], s: r[1], "
              "p: r[2], o: r[3], o_kind: r[4], o_datatype: r[5], o_lang: r[6], graph: ''})")  # fmt: skip
     rows: list[list[str | None]] = []
@@ -158,11 +163,8 @@ def light_floor(path: Path, batch: int = 5_000, writers: int = 2) -> float:
     from concurrent.futures import ThreadPoolExecutor
 
     import pyoxigraph as ox
-    from neo4j import GraphDatabase
 
-    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
-    database = os.environ.get("NEO4J_DATABASE", "neo4j")
-    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    driver, database = _driver()
     workspace = f"bench-light-{uuid.uuid4().hex[:8]}"
     subjects: dict[str, dict[str, list[str]]] = {}
     links: list[list[str]] = []
@@ -198,13 +200,10 @@ def light_floor(path: Path, batch: int = 5_000, writers: int = 2) -> float:
 
 
 def drop(workspace: str) -> None:
-    from neo4j import GraphDatabase
-
-    auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
-    driver = GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth)
+    driver, database = _driver()
     # statements first (three relationships each), so that no transaction deletes a predicate's
     # hundreds of thousands of relationships at once; then the resources, then anything left
-    with driver.session(database=os.environ.get("NEO4J_DATABASE", "neo4j")) as session:
+    with driver.session(database=database) as session:
         for query in (
             "MATCH (n:Statement {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
             "MATCH (n:Resource {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",

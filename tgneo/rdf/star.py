@@ -169,7 +169,9 @@ _PN_CHARS = _PN_CHARS_U + "\\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
 _BNODE_LABEL = re.compile(f"_:[{_PN_CHARS_U}0-9](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?")
 _LANGTAG = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_IRI_BAD = r'\x00-\x20<>"{}|^`\\'
+"""Characters an IRI may not hold (RDF 1.1 N-Triples §2.3), as a character-class body."""
+_IRI_FORBIDDEN = re.compile(f"[{_IRI_BAD}]")
 _LITERAL_SPECIAL = re.compile(r'[\x00-\x1f\x7f"\\]')
 _LITERAL_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _UCHAR = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
@@ -179,13 +181,15 @@ _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": 
 # The common line, read by one regular expression: absolute IRIs without escapes, blank nodes, and
 # literals without escapes. It accepts only lines the character-level reader below accepts, and
 # builds the same terms; anything else (escapes, quoted triples, errors) goes to that reader.
-_FAST_IRI = r'<([A-Za-z][A-Za-z0-9+.\-]*:[^\x00-\x20<>"{}|^`\\]*)>'
+_FAST_IRI = rf"<({_SCHEME.pattern}[^{_IRI_BAD}]*)>"
 _FAST_NODE = rf"(?:{_FAST_IRI}|({_BNODE_LABEL.pattern}))"
 _FAST_LINE = re.compile(
     rf"[ \t]*{_FAST_NODE}[ \t]+{_FAST_IRI}[ \t]+"
-    rf'(?:{_FAST_NODE}|"([^"\\\r\n]*)"(?:@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^{_FAST_IRI})?)'
+    rf'(?:{_FAST_NODE}|"([^"\\\r\n]*)"(?:{_LANGTAG.pattern}|\^\^{_FAST_IRI})?)'
     rf"(?:[ \t]+{_FAST_IRI})?[ \t]*\.[ \t]*(?:#.*)?"
 )
+_FAST_GRAPH = _FAST_LINE.groups
+"""The graph name is the last group."""
 _IRI_CACHE_SIZE = 65_536
 
 _BINDINGS = (
@@ -311,7 +315,7 @@ class _LineReader:
     def line(self, line_no: int, raw: str) -> Quad | None:
         """The statement on one line (without its LF), or ``None`` for a blank or comment line."""
         fast = _FAST_LINE.fullmatch(raw)
-        if fast is not None and (self.graphs or fast.group(9) is None):
+        if fast is not None and (self.graphs or fast.group(_FAST_GRAPH) is None):
             return self._fast(fast)
         return self.read_line(line_no, raw)
 
