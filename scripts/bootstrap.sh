@@ -26,9 +26,12 @@ fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${need_apt[*]} (Debian packages) ..." >&2
+    # a dpkg run cut off earlier (a machine stopped mid-install) blocks every apt-get install: finish it first
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${need_apt[*]} (Debian packages, with sudo) ..." >&2
+    sudo -n env DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
     sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   else
     echo "tgneo needs: apt-get install ${need_apt[*]}" >&2

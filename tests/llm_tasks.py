@@ -24,7 +24,11 @@ INPUTS: dict[str, dict[str, Any]] = {
     "grounding": {"question": QUESTION},
     "edge-scoring": {"question": QUESTION, "concepts": ["marie curie", "discover"], "edges": EDGES},
     "edge-reasoning": {"question": QUESTION, "concepts": ["marie curie"], "edges": [{**EDGES[0], "score": 0.9}]},
-    "synthesis": {"question": QUESTION, "facts": ["Marie Curie discovered polonium", "Marie Curie discovered radium"]},
+    "synthesis": {
+        "question": QUESTION,
+        "facts": ["Marie Curie discovered polonium", "Marie Curie discovered radium"],
+        "evidence": ["Marie Curie and Pierre Curie discovered polonium and radium in 1898."],
+    },
     "docrag-synthesis": {
         "question": QUESTION,
         "passages": [{"id": "c1", "text": "In 1898 the Curies found polonium."}],

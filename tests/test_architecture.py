@@ -27,7 +27,7 @@ PURE = [
     "explain/agent.py",
     "explain/entities.py",
     "explain/events.py",
-    "ingest/provenance.py",
+    "explain/source.py",
     "ingest/chunking.py",
     "ingest/facts.py",
     "ingest/layout.py",
@@ -172,8 +172,139 @@ def test_each_kind_of_step_and_the_source_provenance_live_in_a_module_of_their_o
             "agent_question", "pattern_decision", "analysis", "observation", "conclusion", "plan", "step_result",
             "agent_synthesis", "decomposition", "finding",
         },
-        "tgneo.ingest.provenance": {"document", "derived_entity", "subgraph"},
+        "tgneo.explain.citations": {"answer_sentence"},
+        "tgneo.explain.source": {"document", "derived_entity", "subgraph"},
     }  # fmt: skip
+
+
+def _module_name(path: Path) -> str:
+    parts = ["tgneo", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(path): path for path in ALL}
+
+
+def _owner(name: str) -> str | None:
+    """The tgneo module ``name`` is, or is inside (``tgneo.vocab.TG`` → ``tgneo.vocab``)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _module_imports(module: str) -> set[str]:
+    """The tgneo modules ``module`` imports, lazily or not: ``from a import b`` is ``a.b`` when that is a module."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        found |= {owner for t in targets if (owner := _owner(t)) is not None and owner != module}
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan): every import circle, each once."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _package(module: str) -> str:
+    """The top-level part of tgneo a module belongs to: ``tgneo.store``, ``tgneo.uris`` …"""
+    return ".".join(module.split(".")[:2])
+
+
+IMPORTS = {module: _module_imports(module) for module in MODULES}
+
+
+def test_no_module_imports_a_module_that_imports_it_back() -> None:
+    """No circle of imports between modules, lazy imports included: each module reads above what it uses."""
+    assert _cycles(IMPORTS) == []
+
+
+def test_no_package_imports_a_package_that_imports_it_back() -> None:
+    """The packages form layers: if ``explain`` uses ``ingest``, nothing in ``ingest`` uses ``explain``."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in IMPORTS.items():
+        packages.setdefault(_package(module), set()).update(
+            _package(t) for t in targets if _package(t) != _package(module)
+        )
+    assert _cycles(packages) == []
+
+
+def test_the_cycle_check_sees_a_circle() -> None:
+    """The check itself: a circle of three, and a package pair, are found; a chain is not."""
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": {"c"}}) == []
+
+
+@pytest.mark.parametrize("path", [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "pipeline.py"], ids=_rel)
+def test_the_recorder_writes_through_store_functions_and_knows_no_engine_transport_or_llm(path: Path) -> None:
+    """Recording sits between the engines and the store: it calls ``tgneo.store`` functions, nothing above."""
+    up = ("tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.service", "tgneo.llm", "tgneo.models")
+    forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+    assert "Q." not in path.read_text() and not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text())
+
+
+@pytest.mark.parametrize("path", _modules("service"), ids=_rel)
+def test_the_service_layer_is_what_views_and_the_cli_share_so_it_knows_neither_flask_nor_the_driver(
+    path: Path,
+) -> None:
+    """Request orchestration is Flask-free: the CLI runs it as the views do, and it calls store functions."""
+    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.models"))
+    assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
+
+
+VIEWS = sorted(m for m, p in MODULES.items() if m.startswith("tgneo.web.") and "Blueprint(" in p.read_text())
+
+
+@pytest.mark.parametrize("module", VIEWS)
+def test_no_view_imports_another_view(module: str) -> None:
+    """What two views share lives in ``tgneo.service`` (or a web helper that is no view), never in a view."""
+    assert not (IMPORTS[module] & set(VIEWS)), f"{module} imports {sorted(IMPORTS[module] & set(VIEWS))}"
+
+
+def test_the_views_are_found() -> None:
+    assert {"tgneo.web.questions", "tgneo.web.gateway", "tgneo.web.librarian", "tgneo.web.rdf"} <= set(VIEWS)
 
 
 def test_only_the_streaming_reader_uses_pyoxigraph() -> None:

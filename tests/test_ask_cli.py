@@ -28,11 +28,15 @@ def test_ask_prints_the_answer_on_stdout_and_with_x_every_step_on_stderr(
     neo4j_server: Neo4jServer, sample: str
 ) -> None:
     result = tgneo(neo4j_server, "ask", POLONIUM, "-x", "--workspace", "w", "--collection", sample)
-    assert result.stdout.startswith("According to the knowledge graph: ") and result.stdout.count("\n") == 1
+    assert result.stdout == "Polonium was named after Poland, the native country of Marie Curie.\n"  # the answer alone
     for step in ("[GraphRagQuestion]", "[Grounding]", "[Exploration]", "[Focus]", "[Synthesis]"):
         assert step in result.stderr
-    assert "Edge: (Marie Curie, discovered, Polonium)" in result.stderr
-    assert "Sources:" in result.stderr and "  - Marie Curie (https://trustgraph.ai/doc/" in result.stderr
+    assert "Edge: (Polonium, named after, Poland)" in result.stderr
+    # each answer sentence with its evidence, back to chunk, section and document
+    assert "[1] Polonium was named after Poland, the native country of Marie Curie." in result.stderr
+    assert "← “Polonium was named after Poland, the native country of Marie Curie.”" in result.stderr
+    assert "Polonium and radium › " in result.stderr and "(urn:chunk:" in result.stderr
+    assert "Sources:" in result.stderr and "  - Polonium and radium (https://trustgraph.ai/doc/" in result.stderr
     trace = result.stderr.strip().splitlines()[-1]
     assert trace.startswith("trace: urn:trustgraph:question:")
     shown = tgneo(neo4j_server, "trace", "show", trace.split(" ", 1)[1], "--workspace", "w", "--collection", sample)

@@ -38,7 +38,7 @@ def test_the_demo_loads_the_sample_explains_an_answer_and_serves(neo4j_server: N
     finally:
         demo.terminate()
         out, err = demo.communicate(timeout=60)
-    assert out.startswith("According to the knowledge graph: ")  # the explained answer, alone on stdout
+    assert out.startswith("Polonium was named after Poland, the native country of Marie Curie.\n")  # the answer first
     for line in ("[GraphRagQuestion]", "[Focus]", "Edge: (", "Sources:", "trace: urn:trustgraph:question:",
                  "tgneo API       http://127.0.0.1:", "More questions the sample answers:"):  # fmt: skip
         assert line in err, line

@@ -17,16 +17,19 @@ import pytest
 from rdflib.term import URIRef
 
 from tgneo import uris
-from tgneo.engines import DocRag, Engine, GraphRag, Outcome, Request, Session, engine_class
+from tgneo.engines import ENGINES, DocRag, Engine, GraphRag, Outcome, Request, Session
 from tgneo.errors import BadRequest
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.explain.graphrag import Exploration, GraphRagQuestion, Grounding
 from tgneo.ingest.loader import load_documents
+from tgneo.ingest.readers import decode
 from tgneo.ingest.sample import QUESTIONS, sources
+from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store
 from tgneo.store.traces import get_trace
+from tgneo.stream import wire
 from tgneo.vocab import GRAPH_RETRIEVAL, PROV, TG
 
 W = "w"
@@ -73,11 +76,12 @@ def test_every_explain_event_is_already_in_neo4j(store: Store, sample: str) -> N
     assert {e.explain_id for e in events if isinstance(e, ExplainEvent)} <= stored
 
 
-def test_the_answer_states_the_selected_facts(store: Store, sample: str) -> None:
+def test_the_answer_quotes_the_evidence_sentences_of_the_selected_edges(store: Store, sample: str) -> None:
     events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
     answer = answer_of(events)
-    assert answer.startswith("According to the knowledge graph: ")
-    assert "Poland native country of Marie Curie" in answer and "Marie Curie discovered Polonium" in answer
+    assert answer == "Polonium was named after Poland, the native country of Marie Curie."
+    said = " ".join(" ".join(p.text.split()) for src in sources() for p in decode(src.name, src.read()).parts)
+    assert answer in said  # quoted from the documents, not written
     trace = get_trace(store, W, sample, events[0].explain_id)  # type: ignore[attr-defined]
     synthesis = next(s for s in trace["steps"] if s["type"] == "Synthesis")
     assert synthesis["documents"][0]["text"] == answer  # the librarian holds exactly what was streamed
@@ -99,8 +103,9 @@ def test_the_session_ends_with_the_cited_documents_and_token_totals(store: Store
     events = run(GraphRag(store, OfflineLLM()), POLONIUM, sample)
     end = events[-1]
     assert isinstance(end, SessionEnd)
-    titles = {s.title for s in end.sources}
-    assert {"Marie Curie", "Polonium and radium"} <= titles
+    assert {s.title for s in end.sources} == {"Polonium and radium"}  # the document the answer's evidence is in
+    cited = {e.document for c in end.citations for e in c.evidence}
+    assert end.citations and cited == {s.uri for s in end.sources}
     trace = get_trace(store, W, sample, end.trace or "")
     assert (end.in_token, end.out_token) == (trace["totals"]["inToken"], trace["totals"]["outToken"])
     assert end.model == "tgneo-offline" and trace["totals"]["models"] == ["tgneo-offline"]
@@ -116,7 +121,8 @@ def test_the_options_bound_what_is_explored_and_selected(store: Store, sample: s
 def test_an_empty_collection_gets_a_clear_answer_and_a_complete_trace(store: Store, collection: str) -> None:
     events = run(GraphRag(store, OfflineLLM()), POLONIUM, collection)
     assert explained(events) == ["question", "grounding", "exploration", "focus", "synthesis"]
-    assert f"collection {collection!r}" in answer_of(events) and "tgneo load" in answer_of(events)
+    answer = answer_of(events)
+    assert f"collection {collection!r}" in answer and "'marie curie'" in answer  # says where, and what was searched
     assert isinstance(events[-1], SessionEnd) and events[-1].sources == ()
 
 
@@ -144,10 +150,11 @@ def test_bad_requests_are_refused_before_anything_is_recorded(
     assert get_trace_count(store, collection) == 0
 
 
-def test_an_unknown_engine_is_refused_naming_the_engines() -> None:
+def test_every_session_kind_has_one_engine_found_by_any_of_its_names() -> None:
     with pytest.raises(BadRequest, match="unknown .* 'sql'.*graph-rag"):
-        engine_class("sql")
-    assert engine_class("graphrag") is GraphRag and engine_class("document-rag") is DocRag
+        SessionKind.parse("sql")
+    assert ENGINES[SessionKind.parse("graphrag")] is GraphRag and ENGINES[SessionKind.parse("document-rag")] is DocRag
+    assert set(ENGINES) == set(SessionKind) and all(cls.kind is kind for kind, cls in ENGINES.items())
 
 
 def get_trace_count(store: Store, collection: str) -> int:
@@ -167,7 +174,7 @@ def test_a_model_answering_garbage_ends_the_stream_with_an_error_and_no_half_ste
     assert explained(events) == ["question", "grounding", "exploration"]
     trace = get_trace(store, W, sample, error.trace or "")
     assert [s["type"] for s in trace["steps"]] == ["GraphRagQuestion", "Grounding", "Exploration"]
-    assert error.to_wire(GraphRag.kind)["end_of_session"] is True
+    assert wire.encode(error, GraphRag.kind)["end_of_session"] is True
 
 
 def test_closing_the_stream_stops_the_engine_within_one_step(store: Store, sample: str) -> None:
@@ -248,7 +255,7 @@ def test_what_graphrag_emits_is_exactly_what_trustgraphs_builders_emit(store: St
         "synthesis": tgp.synthesis_triples(s.explain_id, f.explain_id, document_id=str(_values(s, TG.document)[0]),
                                            **_tokens(s)),
     }  # fmt: skip
-    assert len(selected) == 25
+    assert len(selected) >= 10  # many edges, at most two per evidence sentence
     for kind, triples in expected.items():
         assert list(steps[kind].triples) == tg_quads(triples, GRAPH_RETRIEVAL), kind
 

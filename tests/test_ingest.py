@@ -18,6 +18,7 @@ from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sources import discover
 from tgneo.llm.base import Completion, Task
 from tgneo.llm.offline import OfflineLLM
+from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.traces import source_chain
 from tgneo.vocab import RDFS
@@ -183,15 +184,12 @@ def test_a_document_the_model_answers_garbage_for_is_skipped_whole_naming_the_ch
     assert {r["l"] for r in sections} == {"Marie Curie", "Discoveries"}  # nothing of warsaw.txt
 
 
-class _OtherEmbeddings(OfflineLLM):
-    embedding_model = "another-model-256"
-
-
 def test_a_collection_embedded_with_one_model_refuses_another(store: Store, collection: str, corpus: Path) -> None:
     load(store, collection, corpus)
     before = snapshot(store, collection)
-    with pytest.raises(EmbeddingMismatch, match="embedded with tgneo-offline-hash-256.*another-model-256"):
-        load_documents(store, _OtherEmbeddings(), W, collection, discover([corpus]).sources)
+    other = OfflineLLM(embedding_model="wordllama-l2-supercat-256")
+    with pytest.raises(EmbeddingMismatch, match="embedded with tgneo-offline-hash-256.*wordllama-l2-supercat-256"):
+        load_documents(store, other, W, collection, discover([corpus]).sources)
     assert snapshot(store, collection) == before
 
 
@@ -215,7 +213,6 @@ def test_traces_that_used_a_replaced_version_keep_their_edges_and_chunk_links(
     store: Store, collection: str, tmp_path: Path
 ) -> None:
     from tests import scenarios
-    from tgneo import uris
     from tgneo.explain import entities as ent
     from tgneo.explain.recorder import Recorder
     from tgneo.rdf.terms import QuotedTriple
@@ -242,7 +239,7 @@ def test_traces_that_used_a_replaced_version_keep_their_edges_and_chunk_links(
     (focus_step,) = [s for s in trace["steps"] if s["type"] == "Focus"]
     assert [(e["statement"]["s"], e["statement"]["o"]) for e in focus_step["edges"]] == [(str(chopin.s), str(chopin.o))]
     (edge,) = query(store, "MATCH (st:Statement {workspace: $w, collection: $c, id: $id}) RETURN st.asserted_in AS a",
-                    w=W, c=collection, id=uris.edge_id(chopin.s, chopin.p, chopin.o))  # fmt: skip
+                    w=W, c=collection, id=edge_id(chopin.s, chopin.p, chopin.o))  # fmt: skip
     assert edge["a"] == []  # no longer a fact of the knowledge graph, still the edge the trace selected
     kept = query(store, "MATCH (:ChunkSelection {workspace: $w, collection: $c})-[:DOCUMENT]->(n) RETURN n.uri AS uri, "
                         "labels(n) AS labels", w=W, c=collection)  # fmt: skip

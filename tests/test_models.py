@@ -42,6 +42,7 @@ from tgneo.models import (
     disconnect,
     reading,
 )
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store
 from tgneo.store.writer import write_batch
@@ -257,11 +258,11 @@ def test_selection_edge_is_the_statement_with_subject_predicate_object(connected
     statement = selection.edge.single()
     assert isinstance(statement, Statement)
     assert (statement.s, statement.p, statement.o, statement.o_kind) == (str(ALICE), str(KNOWS), str(BOB), "iri")
-    assert statement.statement_id == uris.edge_id(ALICE, KNOWS, BOB)
+    assert statement.statement_id == edge_id(ALICE, KNOWS, BOB)
 
 
 def test_statement_navigates_to_its_resources(connected: Store, trace: Trace) -> None:
-    statement = Statement.within(WORKSPACE, trace.collection).filter(statement_id=uris.edge_id(ALICE, KNOWS, BOB))
+    statement = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB))
     st = statement.first()
     assert (st.subject.single().uri, st.predicate.single().uri, st.object.single().uri) == (
         str(ALICE),
@@ -278,12 +279,12 @@ def test_literal_object_stays_on_the_statement(connected: Store, trace: Trace) -
 
 
 def test_statement_selected_by_gives_the_edge_selections(connected: Store, trace: Trace) -> None:
-    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=uris.edge_id(ALICE, KNOWS, BOB)).first()
+    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
     assert [s.reasoning for s in st.selected_by.all()] == ["names who Alice knows"]
 
 
 def test_statement_subgraphs_are_the_subgraphs_containing_it(connected: Store, trace: Trace) -> None:
-    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=uris.edge_id(ALICE, KNOWS, BOB)).first()
+    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
     subgraph = _only(st.subgraphs.all())
     assert isinstance(subgraph, Subgraph)
     assert subgraph.uri == trace.subgraph

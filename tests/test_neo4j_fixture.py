@@ -27,3 +27,12 @@ def test_fixture_server_requires_authentication(neo4j_server: Neo4jServer) -> No
 
 def test_collections_are_unique_per_test(collection: str) -> None:
     assert collection.startswith("test-test-collections-are-unique-per-test-")
+
+
+def test_generated_passwords_are_never_read_as_an_option_by_neo4j_admin() -> None:
+    """``neo4j-admin dbms set-initial-password -x…`` fails; one ``token_urlsafe`` password in 64 began so."""
+    from tgneo.provision.server import _new_password
+
+    passwords = [_new_password() for _ in range(2000)]
+    assert all(p.isalnum() and p.isascii() and len(p) == 24 for p in passwords)
+    assert len(set(passwords)) == len(passwords)

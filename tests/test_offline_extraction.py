@@ -1,6 +1,8 @@
-"""The offline extractor on encyclopedic prose: the triples a reader would write down, and no others.
+"""The offline extractor: relations from encyclopedic prose, co-occurrences from any text, each with its evidence.
 
-Pure: no database, no model. The passages are written for these tests, not taken from the sample.
+Pure: no database, no model. The prose passages are written for these tests, not taken from the sample;
+the technical ones are quoted from pip's documentation (scripts/bench/quality/SOURCE.md), which no one
+here wrote.
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ import json
 from tgneo.ingest.facts import parse_extraction
 from tgneo.llm.base import Task
 from tgneo.llm.offline import OfflineLLM
-from tgneo.llm.offline.extraction import extract
+from tgneo.llm.offline.extraction import CO_OCCURS, extract
 
 
 def triples(text: str) -> set[tuple[str, str, str]]:
-    return {(f["s"], f["p"], f["o"]) for f in extract(text)}
+    """The relations the rules read (co-occurrences left out)."""
+    return {(f["s"], f["p"], f["o"]) for f in extract(text) if f["p"] != CO_OCCURS}
+
+
+def co_occurring(text: str) -> set[tuple[str, str]]:
+    return {(f["s"], f["o"]) for f in extract(text) if f["p"] == CO_OCCURS}
 
 
 def test_subject_verb_object_with_particles_and_dates() -> None:
@@ -24,7 +31,7 @@ def test_subject_verb_object_with_particles_and_dates() -> None:
 
 
 def test_a_year_is_a_literal_and_a_name_is_not() -> None:
-    facts = {(f["o"], f["literal"]) for f in extract("Alan Turing was born in London in 1912.")}
+    facts = {(f["o"], f["literal"]) for f in extract("Alan Turing was born in London in 1912.") if f["p"] != CO_OCCURS}
     assert facts == {("London", False), ("1912", True)}
 
 
@@ -82,8 +89,48 @@ def test_headings_and_prize_names_are_read_as_such() -> None:
                                                                                    "1964")}  # fmt: skip
 
 
-def test_the_offline_provider_answers_in_the_extraction_prompt_format() -> None:
+def test_the_offline_provider_answers_in_the_extraction_prompt_format_with_evidence() -> None:
     completion = OfflineLLM().complete(Task("extraction", {"text": "Ada Lovelace was born in London."}))
-    assert json.loads(completion.text) == [{"s": "Ada Lovelace", "p": "born in", "o": "London", "literal": False}]
+    evidence = "Ada Lovelace was born in London."
+    assert json.loads(completion.text) == [
+        {"s": "Ada Lovelace", "p": "born in", "o": "London", "literal": False, "evidence": evidence},
+        {"s": "Ada Lovelace", "p": CO_OCCURS, "o": "London", "literal": False, "evidence": evidence},
+    ]
     assert parse_extraction(completion.text).facts[0].o == "London"
     assert completion.model == "tgneo-offline" and completion.in_tokens > 0
+
+
+PIP_CONFIG = (
+    "Additionally, the environment variable `PIP_CONFIG_FILE` can be used to specify\n"
+    "a configuration file that's loaded last, and whose values override the values\n"
+    "set in the aforementioned files."
+)
+
+
+def test_identifiers_in_technical_prose_are_entities_kept_whole() -> None:
+    pairs = co_occurring(PIP_CONFIG + " Setting this to `os.devnull` disables the loading of all configuration files.")
+    assert ("environment variable", "PIP_CONFIG_FILE") in pairs and ("PIP_CONFIG_FILE", "configuration file") in pairs
+    assert any("os.devnull" in pair for pair in pairs)
+    found = co_occurring("Provenance is written to urn:graph:retrieval; run tg-show-explain-trace with --show-content.")
+    names = {name for pair in found for name in pair}
+    assert {"urn:graph:retrieval", "tg-show-explain-trace", "--show-content"} <= names
+    assert not any(name.startswith("urn") and name != "urn:graph:retrieval" for name in names)
+
+
+def test_every_fact_keeps_the_sentence_it_was_read_from() -> None:
+    facts = extract(PIP_CONFIG + "\n\nThe recommended hash algorithm at the moment is sha256.")
+    said = {" ".join(PIP_CONFIG.split()), "The recommended hash algorithm at the moment is sha256."}
+    assert facts and all(f["evidence"] in said for f in facts)
+    assert {f["evidence"] for f in facts if "sha256" in (f["s"], f["o"])} == {
+        "The recommended hash algorithm at the moment is sha256."
+    }
+
+
+def test_technical_prose_gives_no_fragment_relations() -> None:
+    """Rules written for encyclopedic prose must not turn technical sentences into fragments."""
+    text = (
+        "Pip has a number of features which make it useful in development workflows. "
+        "And worse still, pip cannot even know that there's vital information in A's dependencies. "
+        "Third party tools frequently call Pip for you and do indeed pass `--no-input`."
+    )
+    assert triples(text) == set()

@@ -10,9 +10,11 @@ from tests.llm_tasks import INPUTS
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.offline import MODEL, OfflineLLM
 from tgneo.llm.offline.embed import DIMENSIONS, cosine
-from tgneo.llm.offline.text import count, names, sentences
+from tgneo.llm.offline.text import count
 from tgneo.llm.parsing import json_answer
 from tgneo.llm.prompts import render
+from tgneo.nlp.segment import sentences
+from tgneo.nlp.words import names
 
 QUESTION = "What did Marie Curie discover?"
 EDGES = [
@@ -58,21 +60,44 @@ def test_reasoning_names_the_concept_and_the_edge(llm: OfflineLLM) -> None:
     assert reason["concept"] == "marie curie" and "Marie Curie, discovered, Polonium" in reason["reasoning"]
 
 
-def test_synthesis_states_only_the_facts_it_was_given(llm: OfflineLLM) -> None:
-    text = llm.complete(Task("synthesis", {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"]})).text
-    assert text == "According to the knowledge graph: Marie Curie discovered Polonium."
+def test_synthesis_without_evidence_states_only_the_facts_it_was_given(llm: OfflineLLM) -> None:
+    inputs = {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"], "evidence": []}
+    assert (
+        llm.complete(Task("synthesis", inputs)).text
+        == "According to the knowledge graph: Marie Curie discovered Polonium."
+    )
+
+
+def test_synthesis_quotes_the_evidence_that_answers_best_first_each_once(llm: OfflineLLM) -> None:
+    evidence = [
+        "Marie Curie and Pierre Curie discovered polonium and radium in 1898.",
+        "Marie Curie and Pierre Curie discovered polonium and radium in 1898.",
+        "Marie Curie was born in Warsaw.",
+        "The couple worked in a laboratory.",
+    ]
+    inputs = {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"], "evidence": evidence}
+    text = llm.complete(Task("synthesis", inputs)).text
+    assert (
+        text == "Marie Curie and Pierre Curie discovered polonium and radium in 1898."  # once; the rest answers less
+    )
 
 
 def test_document_synthesis_quotes_the_matching_sentences(llm: OfflineLLM) -> None:
-    passages = [{"id": "c", "text": "Marie Curie was born in Warsaw. She discovered polonium in 1898. It rained."}]
+    passages = [
+        {
+            "id": "c",
+            "text": "Marie Curie was born in Warsaw. Marie Curie discovered polonium in 1898. Marie Curie saw rain.",
+        }
+    ]
     text = llm.complete(
         Task("docrag-synthesis", {"question": "What did Marie Curie discover?", "passages": passages})
     ).text
-    assert text == "According to the documents: Marie Curie was born in Warsaw. She discovered polonium in 1898."
+    assert text == "Marie Curie discovered polonium in 1898."  # the name is in every sentence: the verb decides
 
 
 def test_a_stream_joins_back_to_the_whole_answer_and_returns_its_usage(llm: OfflineLLM) -> None:
-    stream = llm.stream(Task("synthesis", {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"] * 3}))
+    facts = ["Marie Curie discovered Polonium"] * 3
+    stream = llm.stream(Task("synthesis", {"question": QUESTION, "facts": facts, "evidence": []}))
     pieces: list[str] = []
     while True:
         try:

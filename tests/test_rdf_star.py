@@ -17,7 +17,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from tgneo.errors import BadRequest, MappingError, UnsupportedFormat
-from tgneo.rdf import star
+from tgneo.rdf import lines, star
 from tgneo.rdf.formats import FORMATS, format_names, get_format, guess_format
 from tgneo.rdf.star import RDFSyntaxError, isomorphic, n3, parse, serialize
 from tgneo.rdf.terms import Quad, QuotedTriple
@@ -315,8 +315,8 @@ def test_nquads_syntax_errors_name_the_line_and_the_problem(text: str, line: int
     ],
 )
 def test_the_fast_path_reads_a_line_exactly_as_the_full_reader_does(line: str) -> None:
-    fast, full = star._LineReader("nquads", True), star._LineReader("nquads", True)
-    assert star._FAST_LINE.fullmatch(line) is not None  # the line takes the fast path
+    fast, full = lines.LineReader("nquads", True), lines.LineReader("nquads", True)
+    assert lines.FAST_LINE.fullmatch(line) is not None  # the line takes the fast path
     got, expected = fast.line(1, line), full.read_line(1, line)
     assert got == expected and expected is not None
     assert [type(t) for t in got] == [type(t) for t in expected]
@@ -339,8 +339,8 @@ def test_the_fast_path_reads_a_line_exactly_as_the_full_reader_does(line: str) -
     ],
 )
 def test_lines_outside_the_fast_path_are_read_by_the_full_reader(line: str) -> None:
-    assert star._FAST_LINE.fullmatch(line) is None
-    assert star._LineReader("nquads", True).line(1, line) == star._LineReader("nquads", True).read_line(1, line)
+    assert lines.FAST_LINE.fullmatch(line) is None
+    assert lines.LineReader("nquads", True).line(1, line) == lines.LineReader("nquads", True).read_line(1, line)
 
 
 def test_the_fast_path_leaves_errors_to_the_full_reader_with_their_column() -> None:
@@ -846,5 +846,5 @@ def test_the_fast_path_and_the_full_reader_agree_on_any_line(
 ) -> None:
     line = f"{gaps[0]}{subject}{gaps[1]}<{P}>{gaps[2]}{obj}{gaps[3]}{graph}{tail}"
     syntax = "nquads" if nquads else "nt"
-    fast, full = star._LineReader(syntax, nquads), star._LineReader(syntax, nquads)
+    fast, full = lines.LineReader(syntax, nquads), lines.LineReader(syntax, nquads)
     assert _outcome(fast.line, line) == _outcome(full.read_line, line), line

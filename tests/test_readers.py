@@ -20,7 +20,7 @@ def test_markdown_is_cut_at_headings_with_inline_markup_reduced_to_text() -> Non
     doc = decode("a.md", b"# Curie\n\nShe **won** a [prize](http://x).\n\n## Life\n\nText.\n\n```\n# code\n```\n")
     assert doc.title == "Curie" and not doc.paged
     assert [(p.label, p.text) for p in doc.parts] == [
-        ("Curie", "Curie\n\nShe won a prize."), ("Life", "Life\n\nText.\n\n# code"),
+        ("Curie", "Curie\n\nShe won a prize."), ("Life", "Life\n\nText.\n\n```\n# code\n```"),
     ]  # fmt: skip
 
 

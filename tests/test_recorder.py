@@ -7,12 +7,14 @@ from typing import Any
 import pytest
 
 from tests import scenarios
-from tgneo.errors import InvalidEntity, ParentNotFound, RecordingFailed, StoreUnavailable
+from tgneo.errors import BadRequest, InvalidEntity, ParentNotFound, RecordingFailed, StoreUnavailable
 from tgneo.explain import entities as ent
 from tgneo.explain.events import ExplainEvent
 from tgneo.explain.recorder import Recorder
+from tgneo.kinds import SessionKind
 from tgneo.provision.server import free_port
 from tgneo.store import Store
+from tgneo.stream import wire
 from tgneo.vocab import GRAPH_RETRIEVAL
 
 
@@ -101,9 +103,9 @@ def test_the_event_is_emitted_only_after_the_step_is_durable(store: Store, colle
     Recorder(store, "w", collection, sinks=[sink]).record(question)
     event, stored = seen[0]
     assert stored["query"] == "What did Marie Curie discover?"
-    wire = event.to_wire()
-    assert wire["message_type"] == "explain" and wire["explain_graph"] == GRAPH_RETRIEVAL
-    assert len(wire["explain_triples"]) == len(question.triples())
+    message = wire.encode(event, SessionKind.GRAPH_RAG)
+    assert message["message_type"] == "explain" and message["explain_graph"] == GRAPH_RETRIEVAL
+    assert len(message["explain_triples"]) == len(question.triples())
 
 
 def test_rerecording_a_step_is_idempotent(store: Store, collection: str) -> None:
@@ -173,7 +175,7 @@ def test_workspaces_are_isolated(store: Store, collection: str) -> None:
 
 @pytest.mark.parametrize("bad", ["", "  "])
 def test_a_recorder_needs_a_workspace_and_collection(store: Store, bad: str) -> None:
-    with pytest.raises(InvalidEntity, match="workspace"):
+    with pytest.raises(BadRequest, match="workspace: must be a non-empty string"):
         Recorder(store, bad, "c")
 
 

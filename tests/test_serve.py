@@ -101,3 +101,25 @@ def test_sigterm_closes_open_sockets_with_going_away(neo4j_server: Neo4jServer) 
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+
+
+def test_an_app_closes_the_store_it_opened_when_the_process_exits() -> None:
+    """``create_app``'s docstring promises it; the driver refuses sessions once closed."""
+    script = """
+import atexit
+
+def after_exit():  # registered first, so it runs after the app's own exit hook
+    try:
+        store.driver.session()
+        print("open")
+    except Exception as e:
+        print(type(e).__name__, e)
+
+atexit.register(after_exit)
+from tgneo.config import Settings
+from tgneo.web import create_app
+app = create_app(settings=Settings(neo4j_uri="bolt://127.0.0.1:1"))
+store = app.extensions["tgneo.store"]
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "DriverError Driver closed"

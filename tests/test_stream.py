@@ -9,14 +9,14 @@ import pytest
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import BadRequest
-from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source, wire_quad
+from tgneo.explain.events import AgentMessage, AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
 from tgneo.kinds import SessionKind
 from tgneo.patterns import TriplePattern, answer
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.stream import gateway, wire
 from tgneo.stream.framing import ndjson, sse
 from tgneo.stream.options import translate
-from tgneo.stream.pipeline import messages, prime
+from tgneo.stream.pipeline import final, messages, prime
 
 A, P, B = URIRef("urn:a"), URIRef("urn:p"), URIRef("urn:b")
 
@@ -109,9 +109,9 @@ def test_ndjson_and_sse_frame_the_same_messages() -> None:
 
 def test_wire_terms_round_trip_through_the_writer() -> None:
     quad = Quad(A, P, QuotedTriple(A, P, Literal("1898", lang="en")), "urn:graph:source")
-    assert wire.quad(wire_quad(quad)) == quad
-    assert wire.term({"type": "i", "iri": "urn:a"}) == A  # TrustGraph's long keys
-    assert wire.term({"t": "b", "d": "x"}) == BNode("x")
+    assert wire.decode_quad(wire.encode_quad(quad)) == quad
+    assert wire.decode_term({"type": "i", "iri": "urn:a"}) == A  # TrustGraph's long keys
+    assert wire.decode_term({"t": "b", "d": "x"}) == BNode("x")
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_wire_terms_round_trip_through_the_writer() -> None:
 )  # fmt: skip
 def test_bad_wire_terms_are_refused_with_where_they_are(raw: object, where: str) -> None:
     with pytest.raises(BadRequest, match=where.replace(".", r"\.")):
-        wire.term(raw, "o")
+        wire.decode_term(raw, "o")
 
 
 def test_a_plain_literal_pattern_matches_any_stored_literal_of_that_text() -> None:
@@ -163,3 +163,42 @@ def test_the_auth_frame_and_envelopes_are_checked() -> None:
     with pytest.raises(gateway.GatewayError) as bad:
         gateway.read_envelope('{"id": "req-1", "service": "triples", "request": []}')
     assert bad.value.request_id == "req-1"
+
+
+ONE_OF_EACH = {
+    SessionKind.GRAPH_RAG: [
+        ExplainEvent("urn:q", "urn:graph:retrieval", [Quad(A, P, QuotedTriple(A, P, Literal("x", lang="en")))], ""),
+        AnswerChunk("Marie "),
+        AnswerChunk("Curie.", last=True),
+        SessionEnd((Source("urn:doc", "Doc"),), 3, 4, "m", "urn:q"),
+    ],
+    SessionKind.AGENT: [
+        AgentMessage("thought", "look it up", "urn:trustgraph:agent:x/i1/thought", last=True),
+        AgentMessage("observation", "found it", "", last=False),
+        AnswerChunk("Warsaw.", last=True),
+        ErrorEvent("Neo4j is unreachable", "agent-error", "urn:trustgraph:agent:x", {"retry": False}),
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", list(ONE_OF_EACH), ids=str)
+def test_the_wire_codec_reads_back_what_it_writes(kind: SessionKind) -> None:
+    """Every event a stream carries survives encode → JSON → decode (the CLI's --url path reads the server so)."""
+    for event in ONE_OF_EACH[kind]:
+        message = json.loads(json.dumps(wire.encode(event, kind)))
+        assert wire.decode(message, kind) == event
+
+
+def test_the_final_flag_is_the_session_kind_s() -> None:
+    for kind in SessionKind:
+        end = wire.encode(SessionEnd(), kind)
+        assert wire.is_final(end, kind) and end[kind.final_flag] is True
+        assert not wire.is_final(wire.encode(AnswerChunk("x"), kind), kind)
+
+
+def test_a_stream_read_off_the_network_that_stops_early_still_ends_with_an_error_message() -> None:
+    """``tgneo ask --url`` reads a server through the same promise: a final message, never silence."""
+    cut = [wire.encode(AnswerChunk("half"), SessionKind.GRAPH_RAG)]
+    out = list(final(iter(cut), SessionKind.GRAPH_RAG, "the server's graph-rag stream"))
+    assert out[:-1] == cut
+    assert out[-1]["error"]["message"] == "the server's graph-rag stream ended without a final message"

@@ -11,10 +11,10 @@ from tests import scenarios
 from tgneo.errors import BadRequest, TraceNotFound
 from tgneo.explain.recorder import Recorder
 from tgneo.graphmodel import compile_quads
+from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.traces import dependents, get_trace, list_traces, source_chain
 from tgneo.store.writer import write_batch
-from tgneo.uris import edge_id
 
 
 def record(store: Store, collection: str, *sessions: list[scenarios.Step], workspace: str = "w") -> None:

@@ -45,7 +45,7 @@ def test_invoke_graph_rag_x_prints_every_step_the_answer_and_the_sources(
     err = graph_rag.stderr
     for line in ("[question]", f"Query: {POLONIUM}", "[grounding]", "- marie curie", "[exploration]",
                  "Seed entities:", "- Marie Curie", "[focus]", "Edge: (Polonium, named after, Poland)",
-                 "Edge: (Marie Curie, discovered, Polonium)", "Score: 0.", "[synthesis]",
+                 "Edge: (Poland, native country of, Marie Curie)", "Score: 0.", "[synthesis]",
                  "Document: urn:trustgraph:synthesis:", "Sources:",
                  "- Polonium and radium (https://trustgraph.ai/doc/"):  # fmt: skip
         assert line in err, f"{line!r} missing from:\n{err}"

@@ -14,6 +14,7 @@ from rdflib.namespace import XSD
 
 from tgneo import uris
 from tgneo.errors import BadRequest, InvalidEntity
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import QuotedTriple
 
 SID = "0d5f3c1e-9a7b-4e2f-8c6d-1b2a3c4d5e6f"
@@ -244,13 +245,13 @@ def test_edge_id_is_the_sha256_of_the_n_triples_line() -> None:
         "<http://trustgraph.ai/e/marie-curie> <http://trustgraph.ai/e/born> "
         '"1867"^^<http://www.w3.org/2001/XMLSchema#gYear> .'
     )
-    assert uris.edge_id(S, P, Literal("1867", datatype=XSD.gYear)) == hashlib.sha256(line.encode()).hexdigest()
+    assert edge_id(S, P, Literal("1867", datatype=XSD.gYear)) == hashlib.sha256(line.encode()).hexdigest()
 
 
 def test_edge_id_is_64_lowercase_hex_digits_and_stable() -> None:
-    first = uris.edge_id(S, P, OBJ)
+    first = edge_id(S, P, OBJ)
     assert re.fullmatch(r"[0-9a-f]{64}", first)
-    assert uris.edge_id(URIRef(str(S)), URIRef(str(P)), URIRef(str(OBJ))) == first
+    assert edge_id(URIRef(str(S)), URIRef(str(P)), URIRef(str(OBJ))) == first
 
 
 @pytest.mark.parametrize(
@@ -269,22 +270,22 @@ def test_edge_id_is_64_lowercase_hex_digits_and_stable() -> None:
     ],
 )
 def test_different_objects_give_different_edge_ids(a: object, b: object) -> None:
-    assert uris.edge_id(S, P, a) != uris.edge_id(S, P, b)  # type: ignore[arg-type]
+    assert edge_id(S, P, a) != edge_id(S, P, b)  # type: ignore[arg-type]
 
 
 def test_language_tags_compare_case_insensitively_as_in_rdf() -> None:
-    assert uris.edge_id(S, P, Literal("Paris", lang="EN")) == uris.edge_id(S, P, Literal("Paris", lang="en"))
+    assert edge_id(S, P, Literal("Paris", lang="EN")) == edge_id(S, P, Literal("Paris", lang="en"))
 
 
 def test_iris_that_differ_only_by_escapable_characters_stay_apart() -> None:
-    assert uris.edge_id(URIRef("urn:a>b"), P, OBJ) != uris.edge_id(URIRef("urn:a\\u003Eb"), P, OBJ)
+    assert edge_id(URIRef("urn:a>b"), P, OBJ) != edge_id(URIRef("urn:a\\u003Eb"), P, OBJ)
 
 
 def test_quoted_triples_nest_in_subject_and_object() -> None:
     inner = QuotedTriple(S, P, OBJ)
     about = URIRef("http://trustgraph.ai/e/source")
-    assert uris.edge_id(inner, about, OBJ) != uris.edge_id(S, about, inner)
-    assert uris.edge_id(inner, about, OBJ) == uris.edge_id(QuotedTriple(S, P, OBJ), about, OBJ)
+    assert edge_id(inner, about, OBJ) != edge_id(S, about, inner)
+    assert edge_id(inner, about, OBJ) == edge_id(QuotedTriple(S, P, OBJ), about, OBJ)
 
 
 @pytest.mark.parametrize(
@@ -299,4 +300,4 @@ def test_quoted_triples_nest_in_subject_and_object() -> None:
 )
 def test_terms_rdf_does_not_allow_in_a_position_are_refused(s: object, p: object, o: object, problem: str) -> None:
     with pytest.raises(InvalidEntity, match=problem):
-        uris.edge_id(s, p, o)  # type: ignore[arg-type]
+        edge_id(s, p, o)  # type: ignore[arg-type]

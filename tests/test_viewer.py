@@ -116,7 +116,9 @@ def test_a_live_question_shows_its_steps_in_the_order_they_arrive(open_server: s
     trace = get_trace(store, WORKSPACE, COLLECTION, arrivals[0])
     assert arrivals == [s["uri"] for s in trace["steps"]]  # question, grounding, exploration, focus, synthesis
     assert [s["type"] for s in trace["steps"]][0] == "GraphRagQuestion" and len(arrivals) == 5
-    assert page.locator("#answer").inner_text().startswith("According to the knowledge graph")
+    assert page.locator("#answer").inner_text() == "Polonium was named after Poland, the native country of Marie Curie."
+    cited = page.locator("#citations ol.citations li")  # each answer sentence, with its evidence and where it was read
+    assert cited.count() == 1 and "Polonium and radium" in cited.first.locator("cite").first.inner_text()
     assert all(drawn(page, uri) for uri in arrivals)
     page.screenshot(path=screenshot_path("viewer-live-question"))
 

@@ -128,6 +128,18 @@ class EmptyImport(BadRequest):
     """A file to import holds no triples: nothing to do, and probably not the file that was meant."""
 
 
+class RDFSyntaxError(MappingError):
+    """RDF text that does not parse; the message names the format, the line and the problem (HTTP 400)."""
+
+    def __init__(self, syntax: str, line: int | None, problem: str, column: int | None = None) -> None:
+        where = syntax if line is None else f"{syntax} line {line}" + ("" if column is None else f", column {column}")
+        super().__init__(f"{where}: {problem}")
+        self.syntax = syntax
+        self.line = line
+        self.column = column
+        self.problem = problem
+
+
 class ValueTooLarge(MappingError):
     """A term Neo4j would refuse to index (an IRI of many kilobytes); the message names line and column."""
 

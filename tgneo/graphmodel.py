@@ -34,15 +34,28 @@ from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import MappingError
 from tgneo.kinds import SessionKind
-from tgneo.mapping import CLASS_BY_IRI, CLASS_BY_LABEL, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI, REL_BY_TYPE, PropMap
+from tgneo.mapping import (
+    CLASS_BY_IRI,
+    CLASS_BY_LABEL,
+    PROP_BY_IRI,
+    PROP_BY_NAME,
+    PROV_PROFILE_ONLY_LABELS,
+    PROV_PROFILE_ONLY_RELS,
+    REL_BY_IRI,
+    REL_BY_TYPE,
+    PropMap,
+)
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.profiles import agent_iri, session_iri
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
-from tgneo.uris import edge_id
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
 
 Profile = TypingLiteral["trustgraph", "prov"]
 PROFILES: tuple[Profile, ...] = ("trustgraph", "prov")
+DEFAULT_PROFILE: Profile = "prov"
+"""DESIGN §3: strict W3C PROV-O is the default of every RDF export (CLI, HTTP); ``trustgraph`` is exactly
+TrustGraph's own triples, which the streams and the gateway carry."""
 
 _TYPED: dict[str, URIRef] = {"integer": XSD.integer, "float": XSD.double, "datetime": XSD.dateTime}
 _GRAPH_LABEL = {GRAPH_RETRIEVAL: Label.EXPLAIN, GRAPH_SOURCE: Label.SOURCE}
@@ -344,7 +357,7 @@ class Decompiler:
     state kept is which of the few session agents were already described.
     """
 
-    def __init__(self, profile: Profile = "trustgraph") -> None:
+    def __init__(self, profile: Profile) -> None:
         if profile not in PROFILES:
             raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
         self.profile = profile
@@ -356,6 +369,8 @@ class Decompiler:
         s = node_term(e.kind, e.uri)
         g = e.graph
         labels = set(e.labels)
+        if self.profile == "trustgraph" and labels & PROV_PROFILE_ONLY_LABELS:
+            return  # tgneo's own nodes: TrustGraph's profile has no word for them
         session = self.profile == "prov" and _needs_session(labels, e.props)
         for label in e.labels:
             cls = CLASS_BY_LABEL.get(Label(label)) if label in Label._value2member_map_ else None
@@ -375,7 +390,7 @@ class Decompiler:
                     yield Quad(s, row.iri, literal, g)
         for rel_type, kind, target in e.links:
             rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is not None:
+            if rel is not None and not (self.profile == "trustgraph" and rel.rel in PROV_PROFILE_ONLY_RELS):
                 yield Quad(s, rel.iri, node_term(kind, target), g)
         for rel_type, sid in e.statement_links:
             rel = REL_BY_TYPE.get(Rel(rel_type))
@@ -412,7 +427,7 @@ def _needs_session(labels: set[str], props: Mapping[str, Any]) -> bool:
 def decompile(
     entities: Iterable[StoredEntity],
     statements: Iterable[StoredStatement],
-    profile: Profile = "trustgraph",
+    profile: Profile,
 ) -> list[Quad]:
     """Quads for stored entities and statements, in ``profile`` (``trustgraph`` or ``prov``)."""
     decompiler = Decompiler(profile)

@@ -1,4 +1,4 @@
-"""The session kinds — GraphRAG, Document RAG, agent — and every name each one goes by.
+"""The session kinds — GraphRAG, Document RAG, agent — and every name each one goes by; the agent patterns.
 
 One enum, so that the CLI's ``--type`` choices, the trace reader's filter, the URI roots, the
 question labels and TrustGraph's wire names (``graph-rag``, ``document-rag``, ``agent``) can never
@@ -19,6 +19,19 @@ DOCRAG_ROOT = "urn:trustgraph:docrag:"
 """Prefix of a Document RAG question and of all its steps."""
 AGENT_ROOT = "urn:trustgraph:agent:"
 """Prefix of an agent session and of all its steps."""
+
+
+class AgentPattern(StrEnum):
+    """How an agent works a question; the value is the name requests and the router use."""
+
+    REACT = "react"
+    PLAN_THEN_EXECUTE = "plan-then-execute"
+    SUPERVISOR = "supervisor"
+
+    @property
+    def purpose(self) -> str:
+        """What the pattern is good for, as the router is told."""
+        return _PURPOSE[self]
 
 
 class SessionKind(StrEnum):
@@ -47,6 +60,11 @@ class SessionKind(StrEnum):
     def error_type(self) -> str:
         """TrustGraph's error type for a failure of this service (``graph-rag-error`` …)."""
         return f"{self.wire}-error"
+
+    @property
+    def last_flag(self) -> str:
+        """The response field that ends one message's pieces: ``end_of_stream`` (RAG) or ``end_of_message``."""
+        return "end_of_message" if self is SessionKind.AGENT else "end_of_stream"
 
     @property
     def final_flag(self) -> str:
@@ -80,6 +98,11 @@ class SessionKind(StrEnum):
         return None
 
 
+_PURPOSE = {
+    AgentPattern.REACT: "think, call a tool, observe, until an answer",
+    AgentPattern.PLAN_THEN_EXECUTE: "plan the steps, run each, answer from the results",
+    AgentPattern.SUPERVISOR: "split into sub-goals, research each in a sub-agent, combine the findings",
+}
 _WIRE = {SessionKind.GRAPH_RAG: "graph-rag", SessionKind.DOC_RAG: "document-rag", SessionKind.AGENT: "agent"}
 _ROOT = {SessionKind.GRAPH_RAG: GRAPHRAG_ROOT, SessionKind.DOC_RAG: DOCRAG_ROOT, SessionKind.AGENT: AGENT_ROOT}
 _QUESTION = {

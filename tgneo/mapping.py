@@ -22,7 +22,7 @@ from typing import Literal as TypingLiteral
 
 from rdflib.term import URIRef
 
-from tgneo.vocab import DC, PROV, RDFS, TG, Label, Rel
+from tgneo.vocab import DC, PROV, RDFS, TG, TGNEO, Label, Rel
 
 Datatype = TypingLiteral["string", "integer", "float", "datetime"]
 Target = TypingLiteral["resource", "statement"]
@@ -92,6 +92,7 @@ CLASSES: tuple[ClassMap, ...] = (
     ClassMap(TG.Plan, Label.PLAN),
     ClassMap(TG.StepResult, Label.STEP_RESULT),
     ClassMap(TG.PatternDecision, Label.PATTERN_DECISION),
+    ClassMap(TGNEO.AnswerSentence, Label.ANSWER_SENTENCE),
 )
 
 PROPERTIES: tuple[PropMap, ...] = (
@@ -139,6 +140,10 @@ PROPERTIES: tuple[PropMap, ...] = (
     PropMap(TG.toolError, "toolError"),
     PropMap(TG.inToken, "inToken", "integer"),
     PropMap(TG.outToken, "outToken", "integer"),
+    # tgneo's own: answer sentences
+    PropMap(PROV.value, "value"),
+    PropMap(TGNEO.sentenceIndex, "sentenceIndex", "integer"),
+    PropMap(TGNEO.support, "support", "float"),
 )
 
 RELATIONSHIPS: tuple[RelMap, ...] = (
@@ -156,7 +161,13 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TG.observation, Rel.OBSERVATION, "observations"),
     RelMap(TG.edge, Rel.EDGE, "edge", target="statement"),
     RelMap(TG.contains, Rel.CONTAINS, "contains", target="statement"),
+    RelMap(TGNEO.sentence, Rel.SENTENCE, "sentences"),
 )
+
+PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE})
+"""Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
+PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE})
+"""Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
     {Label.RESOURCE, Label.STATEMENT, Label.EXPLAIN, Label.SOURCE, Label.CONTENT, Label.IMPORT, Label.IMPORT_UNDO}
@@ -170,7 +181,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING, Label.EXPLORATION,
     Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
     Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
-    Label.CHUNK_SELECTION, Label.QUESTION,
+    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.QUESTION,
     # extraction time
     Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
     # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type

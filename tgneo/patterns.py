@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.rdf.star import n3
+from tgneo.rdf.ntriples import n3
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 
 ALL_GRAPHS = "*"

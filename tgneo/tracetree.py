@@ -97,6 +97,14 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             if doc.get("text"):
                 text = str(doc["text"])
                 node.add(f'[yellow]"{escape(text[:200])}{"…" if len(text) > 200 else ""}"[/]')
+        for sentence in step.get("sentences", []):
+            mark = "" if sentence["supported"] else " [yellow](no evidence supports it)[/]"
+            cited = node.add(f"[bold]\\[{sentence['index']}][/] {escape(str(sentence['text']))}{mark}")
+            for evidence in sentence["evidence"]:
+                where = " › ".join(str(w) for w in (evidence.get("title"), evidence.get("section")) if w)
+                chunk = f" ({evidence['chunk']})" if evidence.get("chunk") else ""
+                line = cited.add(f"← “{escape(str(evidence.get('text', '')))}”")
+                line.add(f"[green]from[/] {escape(where + chunk)} [dim]via {escape(str(evidence['selection']))}[/]")
         for child in children.get(uri, []):
             add(node, child, seen)
 

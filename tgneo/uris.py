@@ -1,4 +1,4 @@
-"""URI minting with TrustGraph 2.11.1's exact patterns, IRI validation and statement ids.
+"""URI minting with TrustGraph 2.11.1's exact patterns, and IRI validation.
 
 Why exact patterns: TrustGraph's own client classifies a trace by its root URI
 (``urn:trustgraph:question:`` → GraphRAG, ``urn:trustgraph:docrag:`` → Document RAG,
@@ -11,25 +11,20 @@ they refuse arguments that would produce a broken IRI, raising :class:`~tgneo.er
 ``{sid}`` below is one session id (a uuid4 string from :func:`new_session_id`), shared by every step
 of one question.
 
-:func:`edge_id` gives every statement ``(s, p, o)`` a stable id, so a knowledge-graph edge keeps the
-same identity from extraction (``tg:contains``) through retrieval (``tg:edge``) to the stored
-``:Statement`` node.
+A statement's id (the key a knowledge-graph edge keeps from extraction through retrieval to the
+stored ``:Statement``) is :func:`tgneo.rdf.ntriples.edge_id`: it is defined by the statement's
+canonical N-Triples line.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 import urllib.parse
 import uuid
 
-from rdflib.term import BNode, Literal, URIRef
-
 from tgneo.errors import InvalidEntity
 from tgneo.kinds import AGENT_ROOT, DOCRAG_ROOT, GRAPHRAG_ROOT, SessionKind
-from tgneo.rdf.star import n3
-from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.vocab import TRUSTGRAPH_BASE
 
 __all__ = [
@@ -60,7 +55,6 @@ __all__ = [
     "docrag_question_uri",
     "docrag_synthesis_uri",
     "document_uri",
-    "edge_id",
     "edge_selection_uri",
     "exploration_uri",
     "focus_uri",
@@ -390,47 +384,3 @@ def agent_pattern_decision_uri(session_id: str) -> str:
 def agent_answer_uri(session_id: str) -> str:
     """``urn:trustgraph:agent:{sid}/answer``: the librarian document of an agent's answer."""
     return f"{agent_session_uri(session_id)}/answer"
-
-
-# --------------------------------------------------------------------------------------------------
-# statement identity
-
-_POSITIONS = {"s": "subject", "p": "predicate", "o": "object"}
-
-
-def _canonical(term: object, position: str) -> str:
-    """One term in canonical N-Triples(-star) form (rendered by ``tgneo.rdf.star.n3``, the one writer)."""
-    if isinstance(term, QuotedTriple) and position != "p":
-        return f"<< {_canonical(term.s, 's')} {_canonical(term.p, 'p')} {_canonical(term.o, 'o')} >>"
-    if isinstance(term, URIRef) or (isinstance(term, BNode) and position != "p"):
-        return n3(term)
-    if isinstance(term, Literal) and position == "o":
-        if term.language:  # language tags compare case-insensitively (RDF 1.1)
-            term = Literal(str(term), lang=term.language.lower())
-        return n3(term)
-    raise InvalidEntity(f"edge_id: {type(term).__name__} {term!r} cannot be the {_POSITIONS[position]} of a statement")
-
-
-def edge_id(s: Subject, p: URIRef, o: Object) -> str:
-    """The stable id of the statement ``(s, p, o)``: sha256 hex of its canonical N-Triples line.
-
-    The same statement always gets the same id, whoever builds it and in whatever process, so the
-    edge a Focus selects (``tg:edge << s p o >>``), the edge a Subgraph contains and the stored
-    ``:Statement`` node meet on one key. Terms keep their kind: an IRI and a literal with the same
-    text differ, and so do literals that differ only in datatype or language (language tags are
-    compared case-insensitively, as RDF and rdflib do). ``"x"`` and ``"x"^^xsd:string`` are kept
-    apart, as rdflib keeps them, so an import → export round trip is exact.
-
-    Args:
-        s: ``URIRef``, ``BNode`` or ``QuotedTriple``.
-        p: ``URIRef``.
-        o: ``URIRef``, ``BNode``, ``Literal`` or ``QuotedTriple``.
-
-    Returns:
-        64 lowercase hex digits.
-
-    Raises:
-        InvalidEntity: a term of a kind RDF does not allow in that position (e.g. a plain ``str``).
-    """
-    line = f"{_canonical(s, 's')} {_canonical(p, 'p')} {_canonical(o, 'o')} ."
-    return hashlib.sha256(line.encode("utf-8")).hexdigest()

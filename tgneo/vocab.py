@@ -22,10 +22,13 @@ __all__ = [
     "SCHEMA",
     "SKOS",
     "TG",
+    "TGNEO",
     "XSD",
     "GRAPH_DEFAULT",
+    "GRAPH_NAMES",
     "GRAPH_RETRIEVAL",
     "GRAPH_SOURCE",
+    "PREFIXES",
     "PROVENANCE_GRAPHS",
     "TRUSTGRAPH_BASE",
     "TRUSTGRAPH_ENTITIES",
@@ -46,6 +49,8 @@ GRAPH_SOURCE = "urn:graph:source"
 GRAPH_RETRIEVAL = "urn:graph:retrieval"
 """Query-time explainability: every step of every question."""
 PROVENANCE_GRAPHS = frozenset({GRAPH_SOURCE, GRAPH_RETRIEVAL})
+GRAPH_NAMES = {"default": GRAPH_DEFAULT, "source": GRAPH_SOURCE, "retrieval": GRAPH_RETRIEVAL}
+"""The graphs by the short names users type (``tgneo export --graph retrieval``)."""
 
 
 class TG(DefinedNamespace):
@@ -137,6 +142,26 @@ class TG(DefinedNamespace):
     outToken: URIRef
 
 
+class TGNEO(DefinedNamespace):
+    """tgneo's own terms (``urn:tgneo:ns:``): what TrustGraph's model has no word for.
+
+    Only the ``prov`` profile and tgneo's own views carry them; the ``trustgraph`` profile, the streams
+    and the TrustGraph gateway never do, so TrustGraph's tools see exactly TrustGraph's triples.
+    """
+
+    _NS = Namespace("urn:tgneo:ns:")
+    _fail = True
+
+    AnswerSentence: URIRef
+    """One sentence of an answer (a ``prov:Entity``), ``prov:wasDerivedFrom`` the selections supporting it."""
+    sentence: URIRef
+    """A Synthesis or Conclusion → one of its answer sentences."""
+    sentenceIndex: URIRef
+    """The 1-based position of an answer sentence in its answer."""
+    support: URIRef
+    """How well the best cited evidence supports an answer sentence (0..1)."""
+
+
 class Label(StrEnum):
     """Every Neo4j node label tgneo writes or reads. Cypher files may use only these."""
 
@@ -190,6 +215,8 @@ class Label(StrEnum):
     PLAN = "Plan"
     STEP_RESULT = "StepResult"
     PATTERN_DECISION = "PatternDecision"
+    # tgneo's own (prov profile only)
+    ANSWER_SENTENCE = "AnswerSentence"
 
 
 class Rel(StrEnum):
@@ -215,3 +242,19 @@ class Rel(StrEnum):
     SELECTED_CHUNK = "SELECTED_CHUNK"
     THOUGHT = "THOUGHT"
     OBSERVATION = "OBSERVATION"
+    # tgneo's own (prov profile only)
+    SENTENCE = "SENTENCE"
+
+
+PREFIXES = (
+    ("prov", PROV),
+    ("tg", TG),
+    ("rdf", RDF),
+    ("rdfs", RDFS),
+    ("xsd", XSD),
+    ("dc", DC),
+    ("skos", SKOS),
+    ("schema", SCHEMA),
+    ("tgneo", TGNEO),
+)
+"""Prefixes tgneo's Turtle, TriG and ontology use, so exports read like TrustGraph's vocabulary."""

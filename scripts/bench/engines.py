@@ -41,9 +41,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tgneo import uris
 from tgneo.engines import GraphRag, Request
 from tgneo.explain.events import ExplainEvent, SessionEnd
+from tgneo.explain.source import Activity, DerivedEntity, Document, Subgraph
 from tgneo.graphmodel import compile_quads
 from tgneo.ingest.index import index_collection
-from tgneo.ingest.provenance import Activity, DerivedEntity, Document, Subgraph
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store, install_schema

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from tgneo.scope import DEFAULT_SCOPE
 from tgneo.store.queries import ALL, CypherQuery
 
 TRACE_PLACEHOLDER = "paste a question URI from the slide 'Latest questions'"
@@ -27,8 +28,8 @@ DEFAULT_LIMIT = 25
 class GuideScope:
     """What the guide's ``:param`` lines set: where to look, and which trace and document to show."""
 
-    workspace: str = "default"
-    collection: str = "default"
+    workspace: str = DEFAULT_SCOPE
+    collection: str = DEFAULT_SCOPE
     trace: str | None = None
     document: str | None = None
 

@@ -58,6 +58,7 @@ NODE_STYLES: tuple[NodeStyle, ...] = (
     _n(Label.EDGE_SELECTION, "#F6A04D", 40, "{concept} {score}"),
     _n(Label.CHUNK_SELECTION, "#F6A04D", 40, "chunk {score}"),
     _n(Label.SYNTHESIS, "#2E8B57", 70, "{label}"),
+    _n(Label.ANSWER_SENTENCE, "#7BC89C", 40, "{sentenceIndex} {value}"),
     # agents
     _n(Label.PATTERN_DECISION, "#8E7CC3", 55, "{pattern}"),
     _n(Label.ANALYSIS, "#6A5ACD", 60, "{action}"),
@@ -80,6 +81,7 @@ REL_COLORS: dict[Rel, str] = {
     Rel.SELECTED_CHUNK: "#F6A04D",
     Rel.DOCUMENT: "#2E8B57",
     Rel.THOUGHT: "#B4A7D6",
+    Rel.SENTENCE: "#7BC89C",
     Rel.SUBJECT: "#C7CED8",
     Rel.OBJECT: "#C7CED8",
 }

@@ -1,18 +1,20 @@
 """``tgneo ask``: ask a question, watch the answer stream and — with ``-x`` — every step that made it.
 
 The engine runs in this process against Neo4j, or, with ``--url``, on a running ``tgneo serve``,
-whose NDJSON stream is read as it arrives (``--token`` when the server has ``TGNEO_TOKENS``). The
-answer goes to stdout as it streams; explain events, sources and totals go to stderr, so ``tgneo ask
--x "…" > answer.txt`` keeps the answer clean. ``--json`` prints the raw response messages
-(TrustGraph's field names) as NDJSON instead.
+whose NDJSON stream is read as it arrives (``--token`` when the server has ``TGNEO_TOKENS``). Either
+way the answer arrives as the same response messages — in-process through the very pipeline and wire
+codec the server streams with (:class:`tgneo.service.runtime.Runtime`) — so ``--json`` prints exactly
+the server's NDJSON lines, and the readable view is the same. The answer goes to stdout as it
+streams; explain events, sources and totals go to stderr, so ``tgneo ask -x "…" > answer.txt`` keeps
+the answer clean. ``--json`` prints the raw response messages (TrustGraph's field names) instead.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import click
@@ -20,13 +22,16 @@ from rdflib.term import Literal, URIRef
 from rich.markup import escape
 
 from tgneo.cli.common import collection_option, err, fails_cleanly, say, workspace_option
-from tgneo.explain.events import AgentMessage, AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
-from tgneo.kinds import SessionKind
+from tgneo.explain.events import AgentMessage, AnswerChunk, Citation, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.mapping import CLASS_BY_IRI, most_specific
 from tgneo.rdf.terms import QuotedTriple
+from tgneo.stream import wire
+from tgneo.stream.framing import ndjson
 from tgneo.vocab import RDF, TG
 
 _ENGINE_NAMES = tuple(k.wire for k in SessionKind)
+Labels = Callable[[list[str]], dict[str, str]]
 
 
 @click.command()
@@ -35,7 +40,7 @@ _ENGINE_NAMES = tuple(k.wire for k in SessionKind)
               help="Which engine answers.")  # fmt: skip
 @click.option("-x", "--explain", is_flag=True, help="Show each step (explain event) on stderr as it is recorded.")
 @click.option("--json", "as_json", is_flag=True, help="Print the raw response messages as NDJSON on stdout.")
-@click.option("--pattern", type=click.Choice(["react", "plan-then-execute", "supervisor"]),
+@click.option("--pattern", type=click.Choice([p.value for p in AgentPattern]),
               help="Agent only: use this pattern instead of letting the router choose.")  # fmt: skip
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=N",
               help="An engine option, e.g. -o edge_limit=10 -o max_path_length=1 (see tgneo/engines).")  # fmt: skip
@@ -59,60 +64,47 @@ def ask(
     The last line on stderr names the trace: `tgneo trace show URI` draws it, `tgneo export URI`
     exports it.
     """
-    from tgneo.engines import Request, engine_class
-    from tgneo.llm.registry import get_llm
-    from tgneo.store import Store, install_schema, kg
-    from tgneo.store.schema import install_search_schema
-
+    kind = SessionKind.parse(engine_name)
     parsed: dict[str, Any] = _parse_options(options)
     if pattern is not None:
-        if engine_name != "agent":
+        if kind is not SessionKind.AGENT:
             raise click.BadParameter("only the agent engine has patterns", param_hint="--pattern")
         parsed["pattern"] = pattern
-    if url:
-        _ask_remote(url, token, engine_name, question, parsed, workspace, collection, explain, as_json)
-        return
-    cls = engine_class(engine_name)
-    llm = get_llm()
-    with Store.from_settings() as store:
-        install_schema(store)
-        install_search_schema(store, llm.dimensions)
-        engine = cls(store, llm)
-        request = Request(question, workspace, collection, parsed)
-        view = _View(lambda iris: kg.labels(store, workspace, collection, iris)) if explain else None
-        printer = _Printer(view)
-        failed = False
-        for event in engine.answer(request):
-            if as_json:
-                sys.stdout.write(json.dumps(event.to_wire(engine.kind), ensure_ascii=False) + "\n")
-                sys.stdout.flush()
-                failed = failed or isinstance(event, ErrorEvent)
-                continue
-            failed = printer.show(event) or failed
+    with ExitStack() as stack:
+        if url:
+            from tgneo.cli.remote import Remote
+
+            remote = Remote(url, token, workspace, collection)
+            messages, labels = remote.ask(kind, question, parsed), remote.labels
+        else:
+            from tgneo.engines import Request
+            from tgneo.service.runtime import Runtime
+            from tgneo.store import Store, kg
+
+            store = stack.enter_context(Store.from_settings())
+            messages = Runtime(store).ask(kind, Request(question, workspace, collection, parsed))
+
+            def labels(iris: list[str]) -> dict[str, str]:
+                return kg.labels(store, workspace, collection, iris)
+
+        failed = _show(messages, kind, as_json, _View(labels) if explain else None)
     if failed:
         sys.exit(1)
 
 
-def _ask_remote(
-    url: str, token: str | None, engine_name: str, question: str, options: dict[str, Any], workspace: str,
-    collection: str, explain: bool, as_json: bool,
-) -> None:  # fmt: skip
-    """The same output as in-process, from the server's stream."""
-    from tgneo.cli.remote import Remote
-    from tgneo.stream.wire import event
-
-    remote = Remote(url, token, workspace, collection)
-    printer = _Printer(_View(remote.labels) if explain else None)
+def _show(messages: Iterator[wire.Message], kind: SessionKind, as_json: bool, view: _View | None) -> bool:
+    """Write each message as it arrives — an NDJSON line, or readable — and return whether one was an error."""
+    printer = _Printer(view)
     failed = False
-    for message in remote.ask(engine_name, question, options):
+    for message in messages:
+        event = wire.decode(message, kind)
         if as_json:
-            sys.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
-            sys.stdout.flush()
-            failed = failed or "error" in message
-            continue
-        failed = printer.show(event(message)) or failed
-    if failed:
-        sys.exit(1)
+            sys.stdout.buffer.write(b"".join(ndjson([message])))
+            sys.stdout.buffer.flush()
+        else:
+            printer.show(event)
+        failed = failed or isinstance(event, ErrorEvent)
+    return failed
 
 
 def _parse_options(options: tuple[str, ...]) -> dict[str, Any]:
@@ -141,8 +133,8 @@ class _Printer:
             err.print("", soft_wrap=True)
             self.mid_answer = False
 
-    def show(self, event: Event) -> bool:
-        """Print one event where it belongs; return whether it was an error."""
+    def show(self, event: Event) -> None:
+        """Print one event where it belongs."""
         if isinstance(event, AnswerChunk):
             sys.stdout.write(event.text)
             sys.stdout.flush()
@@ -157,6 +149,8 @@ class _Printer:
             sys.stdout.write("\n")
             sys.stdout.flush()
             self.mid_answer = False
+            if event.citations and self.view is not None:
+                self.view.citations(event.citations)
             if event.sources:
                 say("Sources:")
                 for source in event.sources:
@@ -170,14 +164,12 @@ class _Printer:
             say(f"[bold red]error:[/] {escape(event.message)}")
             if event.trace:
                 say(f"trace so far: {event.trace}")
-            return True
-        return False
 
 
 class _View:
     """Explain events as readable lines on stderr, like TrustGraph's ``-x`` (labels looked up)."""
 
-    def __init__(self, labels: Callable[[list[str]], dict[str, str]]) -> None:
+    def __init__(self, labels: Labels) -> None:
         self._labels = labels
 
     def explain(self, event: ExplainEvent) -> None:
@@ -187,7 +179,7 @@ class _View:
         me = about[event.explain_id]
         types = [CLASS_BY_IRI[t].label.value for t in me.get(str(RDF.type), []) if t in CLASS_BY_IRI]
         label = most_specific(types)
-        name = label.value if label is not None else event.kind
+        name = label.value if label is not None else event.kind or "step"
         lines = [f"[bold cyan]\\[{escape(name)}][/] [dim]{escape(event.explain_id)}[/]"]
         lines += self._details(name, me, about)
         usage = [f"{me[str(TG[k])][0]} {v}" for k, v in (("inToken", "in"), ("outToken", "out")) if str(TG[k]) in me]
@@ -195,6 +187,21 @@ class _View:
             usage.append(str(me[str(TG.llmModel)][0]))
         if usage:
             lines.append(f"    [dim]tokens {escape(', '.join(map(str, usage)))}[/]")
+        err.print("\n".join(lines), soft_wrap=True)
+
+    def citations(self, citations: Sequence[Citation]) -> None:
+        """Each answer sentence, numbered, with the evidence it rests on and where that was read."""
+        lines = ["[bold]Answer sentences and their evidence:[/]"]
+        for citation in citations:
+            mark = "" if citation.supported else "  [yellow](no evidence supports this sentence)[/]"
+            lines.append(f"  [bold]\\[{citation.index}][/] {escape(citation.sentence)}{mark}")
+            for evidence in citation.evidence:
+                lines.append(f"      ← “{escape(evidence.text)}”  [dim]{evidence.score:.2f}[/]")
+                where = " › ".join(escape(w) for w in (evidence.title, evidence.section) if w)
+                if evidence.chunk:
+                    where = f"{where}  ({escape(evidence.chunk)})" if where else escape(evidence.chunk)
+                if where:
+                    lines.append(f"        [dim]{where}[/]")
         err.print("\n".join(lines), soft_wrap=True)
 
     def _details(self, name: str, me: dict[str, list[Any]], about: dict[str, dict[str, list[Any]]]) -> list[str]:

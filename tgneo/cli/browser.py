@@ -13,8 +13,8 @@ import click
 
 from tgneo.cli.common import collection_option, fails_cleanly, out, say, workspace_option
 from tgneo.config import Settings, default_home
-
-DEFAULT_SCOPE = "default"
+from tgneo.provision.server import DEFAULT_INSTANCE
+from tgneo.scope import DEFAULT_SCOPE
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def _answers(url: str) -> bool:
 )
 @click.option(
     "--instance",
-    default="default",
+    default=DEFAULT_INSTANCE,
     show_default=True,
     envvar="TGNEO_INSTANCE",
     help="The local server (tgneo db start) to read and whose Browser to print when NEO4J_URI is unset.",

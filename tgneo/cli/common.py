@@ -28,6 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from tgneo.config import default_home
 from tgneo.errors import TgneoError
+from tgneo.scope import DEFAULT_SCOPE
 
 F = TypeVar("F", bound=Callable[..., Any])
 _UNWRAPPED = 1_000_000
@@ -110,10 +111,10 @@ def configure_logging(verbose: bool) -> None:
 
 
 workspace_option = click.option(
-    "--workspace", default="default", show_default=True, envvar="TGNEO_WORKSPACE", help="Workspace (isolation key)."
+    "--workspace", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_WORKSPACE", help="Workspace (isolation key)."
 )
 collection_option = click.option(
-    "--collection", default="default", show_default=True, envvar="TGNEO_COLLECTION", help="Collection."
+    "--collection", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_COLLECTION", help="Collection."
 )
 
 

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from tgneo.cli.common import err, fails_cleanly, out, spinner
 from tgneo.config import default_home
+from tgneo.provision.server import DEFAULT_INSTANCE
 
 
 def _local(
@@ -30,7 +31,7 @@ def _local(
 
 instance_option = click.option(
     "--instance",
-    default="default",
+    default=DEFAULT_INSTANCE,
     show_default=True,
     envvar="TGNEO_INSTANCE",
     help="Name of the local server (several can run side by side on different ports).",

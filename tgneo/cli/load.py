@@ -141,16 +141,24 @@ def sample(chunk_size: int, chunk_overlap: int, workspace: str, collection: str)
 
 
 @load.command("index")
+@click.option(
+    "--reembed", is_flag=True, help="First forget the embeddings another model made, and embed all again with this one."
+)
 @workspace_option
 @collection_option
 @fails_cleanly
-def index(workspace: str, collection: str) -> None:
+def index(reembed: bool, workspace: str, collection: str) -> None:
     """Name and embed the entities, and embed the chunks, that lack it (idempotent).
 
     What `tgneo load documents` loads is indexed as it is written. Run this after `tgneo import`
     of a TrustGraph knowledge core: each knowledge-graph entity gets a `name` (its smallest
     rdfs:label) and an embedding of it, each chunk whose text is in the librarian an embedding,
     with the configured provider's embedding model. Running it again finds nothing to do.
+
+    \b
+    After changing the embedding model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL), a collection embedded with
+    the old one is refused until it is embedded again:
+      tgneo load index --reembed --collection C
     """
     from tgneo.errors import EmptyCollection
     from tgneo.ingest.index import index_collection
@@ -161,7 +169,9 @@ def index(workspace: str, collection: str) -> None:
     with Store.from_settings() as store, progress_bar() as bar:
         task = bar.add_task("indexing", total=None)
         try:
-            report = index_collection(store, llm, workspace, collection, lambda what, n: bar.advance(task, n))
+            report = index_collection(
+                store, llm, workspace, collection, lambda what, n: bar.advance(task, n), reembed=reembed
+            )
         except EmptyCollection as e:
             say(f"nothing to index: {escape(str(e))}")
             return

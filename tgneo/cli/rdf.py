@@ -14,7 +14,8 @@ import click
 
 from tgneo.cli.common import collection_option, fails_cleanly, progress_bar, say, scope, workspace_option
 from tgneo.errors import BadRequest
-from tgneo.graphmodel import PROFILES
+from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES
+from tgneo.vocab import GRAPH_NAMES
 
 
 def _format_choice() -> click.Choice[str]:
@@ -107,14 +108,11 @@ def _output(output: str | None) -> Iterator[Path]:
             os.unlink(name)
 
 
-_GRAPHS = {"default": "", "source": "urn:graph:source", "retrieval": "urn:graph:retrieval"}
-
-
 @click.command("export")
 @click.argument("uri", nargs=-1)
 @click.option("--format", "fmt", type=_format_choice(), default="nquads", show_default=True, help="RDF format.")
 @click.option(
-    "--profile", type=click.Choice(PROFILES), default="prov", show_default=True,
+    "--profile", type=click.Choice(PROFILES), default=DEFAULT_PROFILE, show_default=True,
     help="prov: strict W3C PROV-O (typed literals, sessions as activities); trustgraph: exactly TrustGraph's triples.",
 )  # fmt: skip
 @click.option(
@@ -148,7 +146,7 @@ def export(
         recover(store, workspace, collection)
         quads = stream_quads(store, workspace, collection, list(uri) or None, profile)  # type: ignore[arg-type]
         if graphs:
-            wanted = {_GRAPHS.get(g, g) for g in graphs}
+            wanted = {GRAPH_NAMES.get(g, g) for g in graphs}
             quads = (q for q in quads if q.g in wanted)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             count = write(quads, fmt, handle.write, quoted)  # type: ignore[arg-type]
@@ -180,7 +178,7 @@ def validate(uri: str | None, workspace: str, collection: str) -> None:
 
     with Store.from_settings() as store:
         recover(store, workspace, collection)
-        data = graph_of(stream_quads(store, workspace, collection, uri, "prov"))
+        data = graph_of(stream_quads(store, workspace, collection, uri, "prov"))  # the shapes are strict PROV-O
     if len(data) == 0:
         say(f"nothing to validate: {scope(workspace, collection)} holds no triples")
         return

@@ -1,8 +1,10 @@
 """A client of a running ``tgneo serve``: what ``tgneo ask --url`` uses instead of running engines in-process.
 
 Plain ``urllib`` (no extra dependency): ``POST /api/v1/{engine}`` read line by line as the NDJSON
-arrives, and the ``labels`` named query for the readable ``-x`` view. Errors the server answers
-(``{"error": {"type", "message"}}``) become one ``error: …`` line, like every other command's.
+arrives, and the ``labels`` named query for the readable ``-x`` view. A request the server refuses
+(``{"error": {"type", "message"}}`` with a 4xx) becomes one ``error: …`` line, like every other
+command's; a stream that breaks or stops before its final message ends with an ``error`` message, as
+the server's own streams do (:func:`tgneo.stream.pipeline.final`).
 """
 
 from __future__ import annotations
@@ -10,11 +12,14 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Generator, Iterator, Mapping
+from typing import IO, Any
 
 from tgneo.errors import BadRequest, TgneoError
+from tgneo.kinds import SessionKind
 from tgneo.stream.options import SERVICES
+from tgneo.stream.pipeline import final
+from tgneo.stream.wire import Message
 
 
 class RemoteError(TgneoError):
@@ -42,19 +47,31 @@ class Remote:
         except (urllib.error.URLError, OSError) as e:
             raise RemoteError(f"cannot reach {self.base}: {getattr(e, 'reason', e)}") from None
 
-    def ask(self, service: str, question: str, options: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
-        """The response messages of one question, as they arrive."""
-        fields = SERVICES[service]
+    def ask(self, kind: SessionKind, question: str, options: Mapping[str, Any]) -> Iterator[Message]:
+        """The response messages of one question, as they arrive, ending in one final message.
+
+        Raises:
+            BadRequest: an option the engine does not have (nothing was sent).
+            RemoteError: the server refused the question or could not be reached.
+        """
+        fields = SERVICES[kind.wire]
         wire_names = {name: wire for wire, name in fields.options.items()}
         body: dict[str, Any] = {fields.question: question, "collection": self.collection, "workspace": self.workspace}
         for name, value in options.items():
             if name not in wire_names:
-                raise BadRequest(f"{service}: unknown option {name!r} (options: {', '.join(sorted(wire_names))})")
+                raise BadRequest(f"{kind.wire}: unknown option {name!r} (options: {', '.join(sorted(wire_names))})")
             body[wire_names[name]] = value
-        with self._post(f"/api/v1/{service}", body) as response:
-            for line in response:
-                if line.strip():
-                    yield json.loads(line)
+        response = self._post(f"/api/v1/{kind.wire}", body)
+        return final(self._lines(response), kind, f"{self.base}'s {kind.wire} stream")
+
+    def _lines(self, response: IO[bytes]) -> Generator[Message, None, None]:
+        with response:
+            try:
+                for line in response:
+                    if line.strip():
+                        yield json.loads(line)
+            except (OSError, ValueError) as e:
+                raise RemoteError(f"{self.base}'s stream broke off: {e}") from None
 
     def labels(self, iris: list[str]) -> dict[str, str]:
         """The ``rdfs:label`` of each IRI that has one, through the ``labels`` named query."""

@@ -32,9 +32,9 @@ def serve(host: str, port: int, threads: int, workers: int | None) -> None:
     stops it gracefully; access logs are JSON lines on stderr.
     """
     from tgneo.errors import BadRequest
+    from tgneo.service.access import parse_tokens
     from tgneo.store import Store
     from tgneo.web import create_app
-    from tgneo.web.auth import parse_tokens
     from tgneo.web.serve import default_workers
     from tgneo.web.serve import serve as run
 

@@ -1,6 +1,6 @@
-// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities and content. At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
+// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read). At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
 // Params: $workspace, $collection, $uri, $label_predicate, $max_steps
-// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sources)
+// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences)
 MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:Explain
 CALL (root) {
@@ -50,6 +50,27 @@ WITH root, total_steps, collect({
              label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: e.uri, p: $label_predicate})
                               RETURN l.o ORDER BY l.o LIMIT 1 }[0]}],
   thoughts: [(step)-[:THOUGHT]->(t) | t.uri],
+  sentences: [(step)-[:SENTENCE]->(a:AnswerSentence) | {
+    uri: a.uri, index: a.sentenceIndex, text: a.value, support: a.support,
+    evidence: [(a)-[:WAS_DERIVED_FROM]->(sel) | {
+      selection: sel.uri,
+      candidates: COLLECT {
+        MATCH (sel)-[:EDGE]->(:Statement)<-[:CONTAINS]-(sg:Subgraph)-[:WAS_DERIVED_FROM]->(c:Chunk)
+        RETURN {text: coalesce(sg.sourceText, c.text), chunk: c.uri,
+                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:Page OR part:Section
+                                   RETURN part.label LIMIT 1 }[0],
+                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.uri LIMIT 1 }[0],
+                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.title LIMIT 1 }[0]}
+      } + COLLECT {
+        MATCH (sel)-[:DOCUMENT]->(c:Chunk)
+        RETURN {text: c.text, chunk: c.uri,
+                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:Page OR part:Section
+                                   RETURN part.label LIMIT 1 }[0],
+                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.uri LIMIT 1 }[0],
+                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.title LIMIT 1 }[0]}
+      }
+    }]
+  }],
   documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}]
 }) AS steps
 RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, total_steps, steps

@@ -1,4 +1,4 @@
-// Purpose: the URIs of every entity in a trace (root, steps derived from it at any depth, their edge/chunk selections and thoughts) and the statements they reference, for exporting one trace.
+// Purpose: the URIs of every entity in a trace (root, steps derived from it at any depth, their edge/chunk selections, thoughts and answer sentences) and the statements they reference, for exporting one trace.
 // Params: $workspace, $collection, $uri
 // Returns: uris LIST<STRING>, statement_ids LIST<STRING>
 MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
@@ -11,7 +11,7 @@ CALL (root) {
 }
 WITH collect(step) AS steps
 UNWIND steps AS s
-OPTIONAL MATCH (s)-[:SELECTED_EDGE|SELECTED_CHUNK|THOUGHT]->(sub:Explain)
+OPTIONAL MATCH (s)-[:SELECTED_EDGE|SELECTED_CHUNK|THOUGHT|SENTENCE]->(sub:Explain)
 WITH steps, collect(DISTINCT sub) AS subs
 WITH steps + [x IN subs WHERE NOT x IN steps] AS members
 RETURN [m IN members | m.uri] AS uris,

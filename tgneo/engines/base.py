@@ -23,21 +23,22 @@ import logging
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tgneo import uris
+from tgneo.engines.attribution import cited_sources
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.entity import Entity
-from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
+from tgneo.explain.events import AnswerChunk, Citation, ErrorEvent, Event, Evidence, ExplainEvent, SessionEnd, Source
 from tgneo.explain.pipeline import RecordingPipeline
 from tgneo.explain.recorder import Recorder
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
+from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
-from tgneo.store.writer import check_scope
 
 log = logging.getLogger("tgneo.engines")
 MAX_QUESTION_CHARS = 4000
@@ -63,8 +64,8 @@ class Request:
     """
 
     question: str
-    workspace: str = "default"
-    collection: str = "default"
+    workspace: str = DEFAULT_SCOPE
+    collection: str = DEFAULT_SCOPE
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -101,6 +102,8 @@ class Context:
     recorder: Recorder | None
     usage: Usage = field(default_factory=Usage)
     sources: dict[str, Source] = field(default_factory=dict)
+    evidence: list[Evidence] = field(default_factory=list)
+    """Everything the request's (sub-)traces selected, placed: what an agent's answer is attributed to."""
     pipeline: RecordingPipeline | None = None
     commits: dict[int, Future[ExplainEvent]] = field(default_factory=dict)
     """The commit of each event recorded through the pipeline, by ``id(event)``, until it is released."""
@@ -113,11 +116,14 @@ class Context:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a run ended: the answer, the step whose librarian document holds it, and its sources."""
+    """How a run ended: the answer, the step whose librarian document holds it, its sources, the evidence
+    it selected (placed in chunk, section and document) and each answer sentence's citations."""
 
     answer: str
     final_step: str
     sources: tuple[Source, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    citations: tuple[Citation, ...] = ()
 
 
 class Session:
@@ -130,21 +136,24 @@ class Session:
         self.parent = parent
         self.id = uris.new_session_id()
 
-    def record(self, step: Entity, contents: Mapping[str, str] | None = None) -> ExplainEvent:
-        """Record ``step`` (atomically) and return its event, for the engine to yield.
+    def record(
+        self, step: Entity, contents: Mapping[str, str] | None = None, attached: Sequence[Entity] = ()
+    ) -> ExplainEvent:
+        """Record ``step`` (atomically, with its ``attached`` answer sentences) and return its event.
 
+        The event is built once, here: its triples are what is written and what the stream carries.
         With a pipeline (the default) the write is queued and this returns at once:
         :meth:`Engine.answer` holds the event back until its transaction has committed. With only a
         recorder it writes now; with recording off it only builds the event.
         """
+        event = ExplainEvent.of(step, attached)
+        parents = tuple(dict.fromkeys([*step.parents, *(p for entity in attached for p in entity.parents)]))
         ctx = self.ctx
         if ctx.pipeline is not None:
-            event = ExplainEvent(step.uri, step.graph, step.triples(), step.kind)
-            ctx.commits[id(event)] = ctx.pipeline.submit(step, contents)
-            return event
-        if ctx.recorder is None:
-            return ExplainEvent(step.uri, step.graph, step.triples(), step.kind)
-        return ctx.recorder.record(step, contents)
+            ctx.commits[id(event)] = ctx.pipeline.submit(event, parents, contents)
+        elif ctx.recorder is not None:
+            ctx.recorder.write(event, parents, contents)
+        return event
 
     def complete(self, task: Task) -> Completion:
         """One LLM call, counted in the request's totals."""
@@ -184,13 +193,13 @@ class Engine(ABC):
             explaining this way); the events are built all the same.
 
     Example:
-        >>> engine = ENGINES["graph-rag"](store, get_llm())  # doctest: +SKIP
+        >>> engine = build_engine(SessionKind.GRAPH_RAG, store, get_llm())  # doctest: +SKIP
         >>> for event in engine.answer(Request("What did Marie Curie discover?")):  # doctest: +SKIP
-        ...     print(event.to_wire(engine.kind))
+        ...     print(event)
     """
 
     kind: ClassVar[SessionKind]
-    name: ClassVar[str]
+    """What the engine answers as; its wire name (``graph-rag`` …) names it in messages and logs."""
     defaults: ClassVar[Mapping[str, int]] = {}
     """The engine's options and their defaults; a request may set any of them (positive integers)."""
 
@@ -204,11 +213,11 @@ class Engine(ABC):
         unknown = sorted(set(request.options) - set(self.defaults))
         if unknown:
             known = ", ".join(sorted(self.defaults)) or "none"
-            raise BadRequest(f"{self.name}: unknown option {unknown[0]!r} (options: {known})")
+            raise BadRequest(f"{self.kind.wire}: unknown option {unknown[0]!r} (options: {known})")
         merged = dict(self.defaults)
         for key, value in request.options.items():
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise BadRequest(f"{self.name}: option {key!r} must be a positive integer, not {value!r}")
+                raise BadRequest(f"{self.kind.wire}: option {key!r} must be a positive integer, not {value!r}")
             merged[key] = value
         return merged
 
@@ -231,12 +240,12 @@ class Engine(ABC):
         try:
             outcome = yield from _released(runner, ctx)
         except (LLMError, TgneoError) as e:
-            log.warning("%s failed on %r: %s", self.name, request.question, e)
+            log.warning("%s failed on %r: %s", self.kind.wire, request.question, e)
             yield ErrorEvent(str(e), type=_error_type(e, self.kind), trace=root)
             return
         except Exception as e:  # a bug must still end the stream with a message, not silence
-            log.exception("%s crashed on %r", self.name, request.question)
-            yield ErrorEvent(f"internal error in {self.name}: {type(e).__name__}: {e}", trace=root)
+            log.exception("%s crashed on %r", self.kind.wire, request.question)
+            yield ErrorEvent(f"internal error in {self.kind.wire}: {type(e).__name__}: {e}", trace=root)
             return
         finally:
             runner.close()
@@ -244,8 +253,9 @@ class Engine(ABC):
                 ctx.pipeline.close()
         ctx.cite(list(outcome.sources))
         usage = ctx.usage
+        sources = cited_sources(outcome.citations) or tuple(ctx.sources.values())
         yield SessionEnd(
-            tuple(ctx.sources.values()), usage.in_tokens, usage.out_tokens, ", ".join(usage.models) or None, root
+            sources, usage.in_tokens, usage.out_tokens, ", ".join(usage.models) or None, root, outcome.citations
         )
 
     @abstractmethod

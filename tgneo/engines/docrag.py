@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping
 
 from tgneo import uris
+from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.engines.graphrag import ground, usage
+from tgneo.engines.graphrag import ground, placed, usage
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import AnswerChunk, Event, Source
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Task
+from tgneo.nlp.segment import units
 from tgneo.store import kg
 
 
@@ -30,7 +32,6 @@ class DocRag(Engine):
     """Document RAG over the chunks of one workspace and collection."""
 
     kind = SessionKind.DOC_RAG
-    name = "document-rag"
     defaults = {"doc_limit": 10}
 
     def root_uri(self, session: Session) -> str:
@@ -82,10 +83,18 @@ class DocRag(Engine):
                 [],
             )
             yield AnswerChunk(text, last=True)
+        rows = [kg.EvidenceRow(uri, chunk=h.uri) for uri, h in zip(focus.selection_uris, kept, strict=True)]
+        found = kg.answer_sources(ctx.store, ctx.workspace, ctx.collection, rows)
+        evidence = tuple(
+            placed(uri, unit.text, found.places.get(uri))
+            for uri, h in zip(focus.selection_uris, kept, strict=True)
+            for unit in units(h.text)
+            if unit.kind != "heading"
+        )
         synthesis = DocRagSynthesis(
             uri=uris.docrag_synthesis_uri(sid), exploration=exploration.uri, document=document, **usage(*calls)
         )
-        yield session.record(synthesis, {document: text})
-
-        cited = kg.chunk_documents(ctx.store, ctx.workspace, ctx.collection, [h.uri for h in kept])
-        return Outcome(text, synthesis.uri, tuple(Source(uri, title) for uri, title in cited))
+        citations, sentences = attribute(text, evidence, ctx.llm, synthesis.uri)
+        yield session.record(synthesis, {document: text}, attached=sentences)
+        sources = tuple(Source(uri, title) for uri, title in found.documents)
+        return Outcome(text, synthesis.uri, sources, evidence, citations)

@@ -11,8 +11,9 @@
    labels (``Marie Curie, discovered, Polonium``) under short ids; the selection keeps the stored terms
    (the same ``edge_id`` extraction provenance uses), so every selected edge leads to its chunk, page and
    document.
-4. **Synthesis** — the answer streams from the selected edges' facts; its text goes to the librarian
-   (``tg:document``) and the Synthesis step is recorded after the answer, as TrustGraph does.
+4. **Synthesis** — the answer streams from the selected edges: their facts and, where extraction
+   recorded it, their evidence sentences (the offline provider quotes those); its text goes to the
+   librarian (``tg:document``) and the Synthesis step is recorded after the answer, as TrustGraph does.
 
 Parameters and defaults are TrustGraph's (``tg-invoke-graph-rag``): ``entity_limit`` 50,
 ``triple_limit`` 30, ``max_subgraph_size`` 1000 (the CLI sends 150), ``max_path_length`` 2,
@@ -26,8 +27,9 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 from tgneo import uris
+from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.explain.events import AnswerChunk, Event, Source
+from tgneo.explain.events import AnswerChunk, Event, Evidence, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Completion, LLMError, Task
@@ -39,7 +41,6 @@ class GraphRag(Engine):
     """GraphRAG over the knowledge graph of one workspace and collection."""
 
     kind = SessionKind.GRAPH_RAG
-    name = "graph-rag"
     defaults = {
         "entity_limit": 50,
         "triple_limit": 30,
@@ -97,17 +98,34 @@ class GraphRag(Engine):
         document = uris.graphrag_answer_uri(sid)
         if selections:
             facts = [edge.fact for _, edge in selections]
-            answer_call = yield from session.stream(Task("synthesis", {"question": session.question, "facts": facts}))
+            sentences = list(dict.fromkeys(edge.evidence for _, edge in selections if edge.evidence))
+            task = Task("synthesis", {"question": session.question, "facts": facts, "evidence": sentences})
+            answer_call = yield from session.stream(task)
             text, calls = answer_call.text, [answer_call]
         else:
             text, calls = nothing_found(session, concepts, seeds=len(seeds)), []
             yield AnswerChunk(text, last=True)
+        rows = [
+            kg.EvidenceRow(uri, statement=edge.id, evidence=edge.evidence)
+            for uri, (_, edge) in zip(focus_step.selection_uris, selections, strict=True)
+        ]
+        found = kg.answer_sources(ctx.store, ctx.workspace, ctx.collection, rows)
+        evidence: tuple[Evidence, ...] = tuple(
+            placed(uri, edge.evidence or edge.fact, found.places.get(uri))
+            for uri, (_, edge) in zip(focus_step.selection_uris, selections, strict=True)
+        )
         synthesis = Synthesis(uri=uris.synthesis_uri(sid), focus=focus_step.uri, document=document, **usage(*calls))
-        yield session.record(synthesis, {document: text})
+        citations, attached = attribute(text, evidence, ctx.llm, synthesis.uri)
+        yield session.record(synthesis, {document: text}, attached=attached)
+        sources = tuple(Source(uri, title) for uri, title in found.documents)
+        return Outcome(text, synthesis.uri, sources, evidence, citations)
 
-        ids = [edge.id for _, edge in selections]
-        cited = kg.statement_documents(ctx.store, ctx.workspace, ctx.collection, ids)
-        return Outcome(text, synthesis.uri, tuple(Source(uri, title) for uri, title in cited))
+
+def placed(uri: str, text: str, place: kg.Place | None) -> Evidence:
+    """A piece of evidence a selection ``uri`` brought, with where it was read (when known)."""
+    if place is None:
+        return Evidence(uri, text, 0.0)
+    return Evidence(uri, text, 0.0, place.chunk, place.section, place.document, place.title)
 
 
 def usage(*calls: Completion) -> dict[str, Any]:
@@ -140,15 +158,42 @@ def ground(session: Session, uri: str, question: str) -> tuple[Grounding, list[s
 
 
 def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:
-    """The answer when the knowledge graph has nothing for the question: say so, and where we looked."""
+    """The answer when the knowledge graph has nothing for the question: say so, and what was searched."""
     ctx = session.ctx
     where = f"workspace {ctx.workspace!r}, collection {ctx.collection!r}"
+    searched = ", ".join(f"'{c}'" for c in concepts)
     if seeds == 0:
-        return (
-            f"No knowledge-graph entity in {where} matches the concepts {', '.join(concepts)}; "
-            "the collection may be empty (load documents with `tgneo load`)."
-        )
-    return f"The entities found in {where} for {', '.join(concepts)} have no knowledge-graph edges to answer from."
+        return f"No knowledge-graph entity in {where} matches what was searched for: {searched}."
+    return f"The knowledge-graph entities found in {where} for {searched} have no edges that answer this question."
+
+
+PER_EVIDENCE = 3
+"""Edges of one evidence sentence selected at the most: a sentence naming eight terms is 28 co-occurrence
+edges, and letting them all in would crowd out every other sentence."""
+
+
+def _diverse(ranked: list[str], by_id: Mapping[str, kg.Edge]) -> list[str]:
+    """``ranked`` with at most :data:`PER_EVIDENCE` edges per evidence sentence (edges without one all kept)."""
+    taken: dict[str, int] = {}
+    kept = []
+    for key in ranked:
+        evidence = by_id[key].evidence
+        if evidence is not None:
+            taken[evidence] = taken.get(evidence, 0) + 1
+            if taken[evidence] > PER_EVIDENCE:
+                continue
+        kept.append(key)
+    return kept
+
+
+def _shown(key: str, edge: kg.Edge) -> dict[str, Any]:
+    """How the LLM sees an edge: its id, its labels, and the sentence it was extracted from when known."""
+    shown: dict[str, Any] = {
+        "id": key, "text": edge.text, "subject": edge.s_label, "relation": edge.p_label, "object": edge.o_label,
+    }  # fmt: skip
+    if edge.evidence:
+        shown["evidence"] = edge.evidence
+    return shown
 
 
 def focus(
@@ -168,7 +213,7 @@ def focus(
             {
                 "question": session.question,
                 "concepts": concepts,
-                "edges": [{"id": key, "text": edge.text} for key, edge in by_id.items()],
+                "edges": [_shown(key, edge) for key, edge in by_id.items()],
             },
         )
     )
@@ -180,7 +225,7 @@ def focus(
     if not scores:
         raise LLMError(f"the edge-scoring stage scored none of the {len(edges)} edges (model {scoring.model})")
     ranked = sorted(scores, key=lambda k: (-scores[k], k))[: options["edge_score_limit"]]
-    chosen = [k for k in ranked if scores[k] > 0][: options["edge_limit"]]
+    chosen = _diverse([k for k in ranked if scores[k] > 0], by_id)[: options["edge_limit"]]
     if not chosen:
         return [], (scoring,)
     reasoning_call = session.complete(
@@ -189,7 +234,7 @@ def focus(
             {
                 "question": session.question,
                 "concepts": concepts,
-                "edges": [{"id": k, "text": by_id[k].text, "score": scores[k]} for k in chosen],
+                "edges": [{**_shown(k, by_id[k]), "score": scores[k]} for k in chosen],
             },
         )
     )

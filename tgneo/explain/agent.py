@@ -16,7 +16,7 @@ from typing import Any
 
 from tgneo import uris
 from tgneo.errors import InvalidEntity
-from tgneo.explain.entity import Entity, LlmStep, Question, Step, _About, _optional_iri, _Quads, _text
+from tgneo.explain.entity import About, Entity, LlmStep, Quads, Question, Step, valid_optional_iri, valid_text
 from tgneo.vocab import PROV, TG
 
 __all__ = [
@@ -64,13 +64,13 @@ class PatternDecision(Step):
     def __post_init__(self) -> None:
         super().__post_init__()
         self._iri("session")
-        _text(self.pattern, self._what("pattern"))
+        valid_text(self.pattern, self._what("pattern"))
         self._optional_text("task_type")
 
     def _label(self) -> str:
         return f"Pattern: {self.pattern}"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         about.text(TG.pattern, self.pattern)
         self._derived_from(about)
         if self.task_type is not None:
@@ -91,7 +91,7 @@ class Thought:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uri", uris.validate_iri(self.uri, "Thought.uri"))
-        object.__setattr__(self, "document", _optional_iri(self.document, "Thought.document"))
+        object.__setattr__(self, "document", valid_optional_iri(self.document, "Thought.document"))
 
 
 def _one_parent(entity: Entity, question: str | None, previous: str | None) -> None:
@@ -159,7 +159,7 @@ class Analysis(LlmStep):
     def _label(self) -> str:
         return f"Analysis: {self.action}"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         about.text(TG.action, self.action)
         about.text(TG.arguments, json.dumps(self.arguments))
         for name in self.tool_candidates:
@@ -207,7 +207,7 @@ class Observation(Step):
         self._optional_count("tool_duration_ms")
         self._optional_text("tool_error")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         if self.document is not None:
             about.link(TG.document, self.document)
@@ -247,7 +247,7 @@ class Conclusion(LlmStep):
         self._optional_iri("document")
         self._optional_text("termination_reason")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         if self.document is not None:
             about.link(TG.document, self.document)
@@ -279,7 +279,7 @@ class Plan(LlmStep):
     def _label(self) -> str:
         return f"Plan with {len(self.steps)} steps"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         for step in self.steps:
             about.text(TG.planStep, step)
@@ -306,13 +306,13 @@ class StepResult(LlmStep):
     def __post_init__(self) -> None:
         super().__post_init__()
         self._iri("plan")
-        _text(self.goal, self._what("goal"))
+        valid_text(self.goal, self._what("goal"))
         self._optional_iri("document")
 
     def _label(self) -> str:
         return f"Step result: {self.goal[:60]}"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         about.text(TG.planStep, self.goal)
         if self.document is not None:
@@ -349,7 +349,7 @@ class AgentSynthesis(LlmStep):
         self._optional_iri("document")
         self._optional_text("termination_reason")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         if self.document is not None:
             about.link(TG.document, self.document)
@@ -381,7 +381,7 @@ class Decomposition(LlmStep):
     def _label(self) -> str:
         return f"Decomposed into {len(self.goals)} research threads"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         for goal in self.goals:
             about.text(TG.subagentGoal, goal)
@@ -408,13 +408,13 @@ class Finding(Step):
     def __post_init__(self) -> None:
         super().__post_init__()
         self._iri("decomposition")
-        _text(self.goal, self._what("goal"))
+        valid_text(self.goal, self._what("goal"))
         self._optional_iri("document")
 
     def _label(self) -> str:
         return f"Finding: {self.goal[:60]}"
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         about.text(TG.subagentGoal, self.goal)
         if self.document is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgneo import uris
-from tgneo.explain.entity import LlmStep, Question, Step, _About, _Quads, _score
+from tgneo.explain.entity import About, LlmStep, Quads, Question, Step, valid_score
 from tgneo.vocab import PROV, TG
 
 __all__ = ["ChunkSelection", "DocRagExploration", "DocRagFocus", "DocRagQuestion", "DocRagSynthesis"]
@@ -51,7 +51,7 @@ class DocRagExploration(Step):
         self._count("chunk_count")
         self._iris("chunk_ids")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         about.text(TG.chunkCount, self.chunk_count)
         for chunk_id in self.chunk_ids:
@@ -72,7 +72,7 @@ class ChunkSelection:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chunk_id", uris.validate_iri(self.chunk_id, "ChunkSelection.chunk_id"))
-        object.__setattr__(self, "score", _score(self.score, "ChunkSelection.score"))
+        object.__setattr__(self, "score", valid_score(self.score, "ChunkSelection.score"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,7 +105,7 @@ class DocRagFocus(Step):
         """The URIs of the ``tg:ChunkSelection`` nodes, in the order of :attr:`chunks`."""
         return tuple(uris.chunk_selection_uri(self.session_id, i) for i in range(len(self.chunks)))
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         for selection_uri, chunk in zip(self.selection_uris, self.chunks, strict=True):
             about.link(TG.selectedChunk, selection_uri)
@@ -141,7 +141,7 @@ class DocRagSynthesis(LlmStep):
         self._iri("exploration")
         self._optional_iri("document")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         if self.document is not None:
             about.link(TG.document, self.document)

@@ -10,7 +10,8 @@ classes live by what they describe, and are re-exported here:
 - :mod:`tgneo.explain.graphrag`: GraphRAG's steps (its ``Grounding`` serves Document RAG too);
 - :mod:`tgneo.explain.docrag`: Document RAG's steps;
 - :mod:`tgneo.explain.agent`: the agents' steps (ReAct, plan-then-execute, supervisor);
-- :mod:`tgneo.ingest.provenance`: the extraction-time entities in ``urn:graph:source``.
+- :mod:`tgneo.explain.citations`: tgneo's answer sentences, attached to an answer step;
+- :mod:`tgneo.explain.source`: the extraction-time entities in ``urn:graph:source``.
 """
 
 from __future__ import annotations
@@ -32,17 +33,20 @@ from tgneo.explain.agent import (
     StepResult,
     Thought,
 )
+from tgneo.explain.citations import AnswerSentence
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.entity import Entity, LlmStep, Question, now_timestamp
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
-from tgneo.ingest.provenance import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
+from tgneo.explain.source import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
 
 __all__ = [
     "ENTITY_TYPES",
+    "TGNEO_ONLY",
     "Activity",
     "AgentQuestion",
     "AgentSynthesis",
     "Analysis",
+    "AnswerSentence",
     "ChunkSelection",
     "Conclusion",
     "Decomposition",
@@ -96,12 +100,16 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
         AgentSynthesis,
         Decomposition,
         Finding,
+        AnswerSentence,
         Document,
         DerivedEntity,
         Subgraph,
     )
 }
 """Every concrete entity class by its ``kind``: the one table the recorder and the API consult."""
+
+TGNEO_ONLY = frozenset({AnswerSentence.kind})
+"""The kinds TrustGraph has no builder for: tgneo's own, exported in the ``prov`` profile only."""
 
 
 def entity_from_dict(kind: str, **fields: Any) -> Entity:

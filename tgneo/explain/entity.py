@@ -15,7 +15,7 @@ Each class *declares* what does not vary between its instances: the fields that 
 to write an orphan) and, for a query-time :class:`Step`, the ``rdf:type`` classes and the
 ``rdfs:label`` its builder opens with. The step types themselves live by session kind in
 :mod:`tgneo.explain.graphrag`, :mod:`~tgneo.explain.docrag` and :mod:`~tgneo.explain.agent`; the
-extraction-time entities in :mod:`tgneo.ingest.provenance`.
+extraction-time entities in :mod:`tgneo.explain.source`.
 
 Optional text and IRI fields follow TrustGraph's builders: ``None`` means absent. An empty optional
 *text* (a concept, a reasoning, a tool error) is also absent, as TrustGraph drops falsy values, but
@@ -54,7 +54,7 @@ def now_timestamp() -> str:
     return now_iso_z()
 
 
-def _timestamp(value: object, what: str) -> str:
+def valid_timestamp(value: object, what: str) -> str:
     """Parse an ISO 8601 timestamp with a time zone and rewrite it in TrustGraph's UTC form."""
     if not isinstance(value, str) or not value:
         raise InvalidEntity(f"{what}: expected an ISO 8601 timestamp string, got {value!r}")
@@ -67,7 +67,7 @@ def _timestamp(value: object, what: str) -> str:
     return iso_z(moment.astimezone(UTC))
 
 
-def _count(value: object, what: str) -> int:
+def valid_count(value: object, what: str) -> int:
     """A count, size, offset or duration: an ``int`` (not a ``bool``) that is not negative."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidEntity(f"{what}: expected a non-negative integer, got {value!r}")
@@ -76,7 +76,7 @@ def _count(value: object, what: str) -> int:
     return value
 
 
-def _score(value: object, what: str) -> float | None:
+def valid_score(value: object, what: str) -> float | None:
     """A relevance score: any finite number (cross-encoder logits may be negative)."""
     if value is None:
         return None
@@ -85,7 +85,7 @@ def _score(value: object, what: str) -> float | None:
     return value
 
 
-def _text(value: object, what: str) -> str:
+def valid_text(value: object, what: str) -> str:
     """A required piece of text that must say something (a query, a goal, a pattern name)."""
     if not isinstance(value, str):
         raise InvalidEntity(f"{what}: expected a string, got {type(value).__name__}")
@@ -94,7 +94,7 @@ def _text(value: object, what: str) -> str:
     return value
 
 
-def _optional_text(value: object, what: str) -> str | None:
+def valid_optional_text(value: object, what: str) -> str | None:
     """Optional text; ``""`` means absent, exactly as TrustGraph's builders skip falsy values."""
     if value is None or value == "":
         return None
@@ -103,34 +103,34 @@ def _optional_text(value: object, what: str) -> str | None:
     return value
 
 
-def _optional_iri(value: object, what: str) -> str | None:
+def valid_optional_iri(value: object, what: str) -> str | None:
     """Optional IRI: ``None`` means absent; anything else must be a valid absolute IRI."""
     return None if value is None else uris.validate_iri(value, what)
 
 
-def _sequence(value: object, what: str) -> tuple[Any, ...]:
+def valid_sequence(value: object, what: str) -> tuple[Any, ...]:
     """Accept a list or tuple (JSON gives lists) as a tuple; refuse a lone string, which would split."""
     if isinstance(value, str) or not isinstance(value, list | tuple):
         raise InvalidEntity(f"{what}: expected a list or tuple, got {type(value).__name__}")
     return tuple(value)
 
 
-class _Quads:
+class Quads:
     """Collects quads for one named graph, in the order they are emitted."""
 
     def __init__(self, graph: str) -> None:
         self.graph = graph
         self.quads: list[Quad] = []
 
-    def about(self, subject: str) -> _About:
+    def about(self, subject: str) -> About:
         """Start (or continue) statements whose subject is ``subject``."""
-        return _About(self, URIRef(subject))
+        return About(self, URIRef(subject))
 
 
-class _About:
-    """Statements about one subject, appended to a shared :class:`_Quads`."""
+class About:
+    """Statements about one subject, appended to a shared :class:`Quads`."""
 
-    def __init__(self, out: _Quads, subject: URIRef) -> None:
+    def __init__(self, out: Quads, subject: URIRef) -> None:
         self._out = out
         self.subject = subject
 
@@ -198,7 +198,7 @@ class Entity(ABC):
     def triples(self) -> list[Quad]:
         """Exactly the quads TrustGraph's builder for this step emits, in its order."""
 
-    def _derived_from(self, about: _About) -> None:
+    def _derived_from(self, about: About) -> None:
         """One ``prov:wasDerivedFrom`` link to each of :attr:`parents`, in order."""
         for parent in self.parents:
             about.link(PROV.wasDerivedFrom, parent)
@@ -215,19 +215,19 @@ class Entity(ABC):
         self._set(name, uris.validate_iri(getattr(self, name), self._what(name)))
 
     def _optional_iri(self, name: str) -> None:
-        self._set(name, _optional_iri(getattr(self, name), self._what(name)))
+        self._set(name, valid_optional_iri(getattr(self, name), self._what(name)))
 
     def _iris(self, name: str) -> None:
-        values = _sequence(getattr(self, name), self._what(name))
+        values = valid_sequence(getattr(self, name), self._what(name))
         self._set(name, tuple(uris.validate_iri(v, f"{self._what(name)}[{i}]") for i, v in enumerate(values)))
 
     def _texts(self, name: str) -> None:
-        values = _sequence(getattr(self, name), self._what(name))
-        self._set(name, tuple(_text(v, f"{self._what(name)}[{i}]") for i, v in enumerate(values)))
+        values = valid_sequence(getattr(self, name), self._what(name))
+        self._set(name, tuple(valid_text(v, f"{self._what(name)}[{i}]") for i, v in enumerate(values)))
 
     def _instances(self, name: str, cls: type) -> None:
         """A list or tuple of ``cls`` values (edge selections, chunk selections, statements)."""
-        values = _sequence(getattr(self, name), self._what(name))
+        values = valid_sequence(getattr(self, name), self._what(name))
         article = "an" if cls.__name__[0] in "AEIOU" else "a"
         for i, value in enumerate(values):
             if not isinstance(value, cls):
@@ -235,14 +235,14 @@ class Entity(ABC):
         self._set(name, values)
 
     def _count(self, name: str) -> None:
-        _count(getattr(self, name), self._what(name))
+        valid_count(getattr(self, name), self._what(name))
 
     def _optional_count(self, name: str) -> None:
         if getattr(self, name) is not None:
             self._count(name)
 
     def _optional_text(self, name: str) -> None:
-        self._set(name, _optional_text(getattr(self, name), self._what(name)))
+        self._set(name, valid_optional_text(getattr(self, name), self._what(name)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -262,7 +262,7 @@ class Step(Entity):
     rdfs_label: ClassVar[str]
 
     def triples(self) -> list[Quad]:
-        out = _Quads(self.graph)
+        out = Quads(self.graph)
         about = out.about(self.uri)
         about.a(*self.rdf_types)
         about.label(self._label())
@@ -274,10 +274,10 @@ class Step(Entity):
         return self.rdfs_label
 
     @abstractmethod
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         """What TrustGraph's builder says after the opening: ``about`` is the step, ``out`` the graph."""
 
-    def _closing(self, about: _About) -> None:
+    def _closing(self, about: About) -> None:
         """What every step of the type ends with: nothing, unless it is an :class:`LlmStep`."""
 
 
@@ -301,9 +301,9 @@ class LlmStep(Step):
         self._optional_count("out_token")
         if self.model is not None:
             # TrustGraph emits the model whenever it is not None, even "", so "" cannot mean absent.
-            _text(self.model, self._what("model"))
+            valid_text(self.model, self._what("model"))
 
-    def _closing(self, about: _About) -> None:
+    def _closing(self, about: About) -> None:
         if self.in_token is not None:
             about.text(TG.inToken, self.in_token)
         if self.out_token is not None:
@@ -334,11 +334,11 @@ class Question(Step):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        _text(self.query, self._what("query"))
-        self._set("timestamp", _timestamp(self.timestamp, self._what("timestamp")))
+        valid_text(self.query, self._what("query"))
+        self._set("timestamp", valid_timestamp(self.timestamp, self._what("timestamp")))
         self._optional_iri("parent")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         about.text(PROV.startedAtTime, self.timestamp)
         about.text(TG.query, self.query)
         self._derived_from(about)

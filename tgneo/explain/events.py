@@ -1,96 +1,34 @@
-"""The event catalogue: everything a question's stream carries, as typed events.
+"""The event catalogue: everything a question's stream carries, as typed events (pure data).
 
 An engine is a generator of these events; every transport (the CLI, NDJSON, SSE, WebSockets, the
-TrustGraph gateway socket) only frames them. :meth:`Event.to_wire` gives the response message
-TrustGraph's own services send for the session kind at hand (reference §2.6), so TrustGraph's CLI
-and SDK read tgneo's streams unchanged:
-
-* RAG (``graph-rag``, ``document-rag``) messages carry ``message_type`` (``explain`` or ``chunk``),
-  ``response`` (answer text, ``""`` otherwise), ``end_of_stream`` and ``end_of_session``;
-* agent messages carry ``message_type`` (``explain``, ``thought``, ``observation``, ``answer``,
-  ``error``), ``content``, ``end_of_message`` and ``end_of_dialog``.
+TrustGraph gateway socket) writes them through one codec, :mod:`tgneo.stream.wire`, which renders each
+as the response message TrustGraph's own service of that kind sends (reference §2.6) and reads such
+messages back. The events themselves know nothing of the wire.
 
 The order of a stream is the engine's: each step's ``explain`` event comes only after its
 transaction committed (the recorder hands it back), answer chunks stream as they are produced, and
 exactly one :class:`SessionEnd` or :class:`ErrorEvent` ends it.
-
-Triples travel in TrustGraph's term encoding (``{"t": "i", "i": …}`` IRIs, ``{"t": "l", "v": …}``
-literals, ``{"t": "t", "tr": {…}}`` quoted triples; ``"g"`` omitted for the default graph).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from rdflib.term import BNode, URIRef
-from rdflib.term import Literal as RdfLiteral
-
-from tgneo.errors import MappingError
-from tgneo.kinds import SessionKind
-from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.explain.entity import Entity
+from tgneo.rdf.terms import Quad
 
 __all__ = [
-    "EVENTS",
-    "AgentMessage",
-    "AnswerChunk",
-    "ErrorEvent",
-    "Event",
-    "ExplainEvent",
-    "SessionEnd",
-    "Source",
-    "wire_quad",
-    "wire_term",
-]
+    "EVENTS", "AgentMessage", "AnswerChunk", "Citation", "ErrorEvent", "Event", "Evidence", "ExplainEvent",
+    "SessionEnd", "Source",
+]  # fmt: skip
 
 
-def wire_term(term: Subject | Object) -> dict[str, Any]:
-    """One term in TrustGraph's wire encoding."""
-    if isinstance(term, QuotedTriple):
-        return {"t": "t", "tr": {"s": wire_term(term.s), "p": wire_term(term.p), "o": wire_term(term.o)}}
-    if isinstance(term, RdfLiteral):
-        out: dict[str, Any] = {"t": "l", "v": str(term)}
-        if term.datatype is not None:
-            out["dt"] = str(term.datatype)
-        if term.language is not None:
-            out["ln"] = term.language
-        return out
-    if isinstance(term, BNode):
-        return {"t": "b", "d": str(term)}
-    if isinstance(term, URIRef):
-        return {"t": "i", "i": str(term)}
-    raise MappingError(f"{term!r} has no wire encoding")
-
-
-def wire_quad(quad: Quad) -> dict[str, Any]:
-    """One triple in TrustGraph's wire encoding, with ``g`` unless it is the default graph."""
-    out: dict[str, Any] = {"s": wire_term(quad.s), "p": wire_term(quad.p), "o": wire_term(quad.o)}
-    if quad.g:
-        out["g"] = quad.g
-    return out
-
-
-def _frame(session: SessionKind, message_type: str, *, last: bool = False, final: bool = False) -> dict[str, Any]:
-    """The fields every message of a session kind carries, in TrustGraph's names.
-
-    ``last`` marks the last piece of one message (``end_of_stream`` / ``end_of_message``); ``final``
-    ends the whole stream (``end_of_session`` / ``end_of_dialog``).
-    """
-    if session is SessionKind.AGENT:
-        return {"message_type": message_type, "end_of_message": last, "end_of_dialog": final}
-    return {"message_type": message_type, "response": "", "end_of_stream": last, "end_of_session": final}
-
-
-class Event(ABC):
-    """A typed stream event. ``name`` is its catalogue name; ``to_wire`` its TrustGraph message."""
+class Event:
+    """A typed stream event; ``name`` is its catalogue name."""
 
     name: ClassVar[str]
-
-    @abstractmethod
-    def to_wire(self, session: SessionKind) -> dict[str, Any]:
-        """The response message a TrustGraph service of ``session``'s kind would send."""
 
 
 @dataclass(frozen=True)
@@ -100,34 +38,28 @@ class ExplainEvent(Event):
     :ivar explain_id: the step's URI.
     :ivar explain_graph: the named graph of its triples (``urn:graph:retrieval`` for query time).
     :ivar triples: the step's quads, exactly as TrustGraph's builder emits them.
-    :ivar kind: the entity kind (``grounding``, ``focus``, …).
+    :ivar kind: the entity kind (``grounding``, ``focus``, …; ``""`` when read back from the wire).
+    :ivar extensions: quads written with the step but never streamed: tgneo's own entities attached to
+        it (answer sentences), which TrustGraph's protocol has no place for.
     """
 
     explain_id: str
     explain_graph: str
     triples: Sequence[Quad]
     kind: str
+    extensions: Sequence[Quad] = ()
 
     name = "explain"
 
-    def to_wire(self, session: SessionKind | None = None) -> dict[str, Any]:
-        """The explain message; without ``session``, only the explain fields every kind shares.
+    @classmethod
+    def of(cls, step: Entity, attached: Sequence[Entity] = ()) -> ExplainEvent:
+        """The event announcing ``step``: its triples rendered once, for the write and the stream alike.
 
-        In an agent stream an iteration carries only its own triples: TrustGraph's client pools the
-        ``rdf:type``s of every subject in a message, and would take an iteration that carries its
-        Thought's triples for a Reflection and drop its ``[analysis]`` line (reference §3, §6.3).
+        ``attached`` entities (a step's answer sentences) are written with the step, in its
+        transaction, but not streamed: their quads are the event's :attr:`extensions`.
         """
-        triples = self.triples
-        if session is SessionKind.AGENT and self.kind == "analysis":
-            triples = [q for q in triples if str(q.s) == self.explain_id]
-        fields = {
-            "explain_id": self.explain_id,
-            "explain_graph": self.explain_graph,
-            "explain_triples": [wire_quad(q) for q in triples],
-        }
-        if session is None:
-            return {"message_type": "explain", **fields}
-        return {**_frame(session, "explain"), **fields}
+        extensions = [quad for entity in attached for quad in entity.triples()]
+        return cls(step.uri, step.graph, step.triples(), step.kind, extensions)
 
 
 @dataclass(frozen=True)
@@ -143,15 +75,10 @@ class AnswerChunk(Event):
 
     name = "answer"
 
-    def to_wire(self, session: SessionKind) -> dict[str, Any]:
-        if session is SessionKind.AGENT:
-            return {**_frame(session, "answer", last=self.last), "content": self.text}
-        return {**_frame(session, "chunk", last=self.last), "response": self.text}
-
 
 @dataclass(frozen=True)
 class AgentMessage(Event):
-    """Event name: ``thought`` or ``observation``. An agent's reasoning, or what a tool returned.
+    """Event name: ``agent-message``. An agent's reasoning, its action, or what a tool returned.
 
     :ivar message_type: ``thought``, ``observation`` or ``action``.
     :ivar text: the text.
@@ -166,14 +93,6 @@ class AgentMessage(Event):
 
     name = "agent-message"
 
-    def to_wire(self, session: SessionKind) -> dict[str, Any]:
-        if session is not SessionKind.AGENT:
-            raise MappingError(f"a {self.message_type} message belongs to an agent stream, not {session.wire}")
-        wire = {**_frame(session, self.message_type, last=self.last), "content": self.text}
-        if self.message_id:
-            wire["message_id"] = self.message_id
-        return wire
-
 
 @dataclass(frozen=True)
 class Source:
@@ -182,8 +101,44 @@ class Source:
     uri: str
     title: str | None = None
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"uri": self.uri, "title": self.title or self.uri}
+
+@dataclass(frozen=True)
+class Evidence:
+    """A sentence an answer sentence rests on, how well it supports it, and where it was read.
+
+    :ivar uri: the trace entity it came through: an ``EdgeSelection`` or a ``ChunkSelection``.
+    :ivar text: the sentence (an edge's evidence sentence, a chunk's sentence, or an edge's fact).
+    :ivar score: how well it supports the answer sentence (0..1: key terms shared, and embedding similarity).
+    :ivar chunk: the chunk it was read from; :ivar section: its page or section; :ivar document: its document.
+    """
+
+    uri: str
+    text: str
+    score: float
+    chunk: str | None = None
+    section: str | None = None
+    document: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One sentence of an answer with the evidence that supports it (none: the sentence is unsupported).
+
+    :ivar index: its 1-based position in the answer.
+    :ivar sentence: its text.
+    :ivar evidence: the supporting sentences, best first.
+    :ivar uri: the ``AnswerSentence`` entity recording it in the trace.
+    """
+
+    index: int
+    sentence: str
+    evidence: tuple[Evidence, ...] = ()
+    uri: str | None = None
+
+    @property
+    def supported(self) -> bool:
+        return bool(self.evidence)
 
 
 @dataclass(frozen=True)
@@ -191,6 +146,7 @@ class SessionEnd(Event):
     """Event name: ``end``. The answer is complete: its citations and the question's token totals.
 
     :ivar sources: the deduplicated documents behind the selected edges or chunks.
+    :ivar citations: each answer sentence with the evidence supporting it (tgneo's addition).
     :ivar in_token: prompt tokens over every LLM call of the question.
     :ivar out_token: completion tokens over every LLM call.
     :ivar model: the model that answered.
@@ -202,20 +158,9 @@ class SessionEnd(Event):
     out_token: int | None = None
     model: str | None = None
     trace: str | None = None
+    citations: tuple[Citation, ...] = ()
 
     name = "end"
-
-    def to_wire(self, session: SessionKind) -> dict[str, Any]:
-        if session is SessionKind.AGENT:
-            wire = {**_frame(session, "answer", last=True, final=True), "content": ""}
-        else:
-            wire = _frame(session, "chunk", final=True)
-        wire["sources"] = [s.to_wire() for s in self.sources]
-        for key in ("in_token", "out_token", "model", "trace"):
-            value = getattr(self, key)
-            if value is not None:
-                wire[key] = value
-        return wire
 
 
 @dataclass(frozen=True)
@@ -223,8 +168,9 @@ class ErrorEvent(Event):
     """Event name: ``error``. The question failed; the stream ends here, never in silence.
 
     :ivar message: what went wrong, for people.
-    :ivar type: TrustGraph's error type; defaults to the service's own (``graph-rag-error`` …).
+    :ivar type: TrustGraph's error type; the service's own (``graph-rag-error`` …) when ``None``.
     :ivar trace: the root URI of what was recorded before the failure, if anything was.
+    :ivar details: more fields for the wire's ``error`` object.
     """
 
     message: str
@@ -233,14 +179,6 @@ class ErrorEvent(Event):
     details: dict[str, Any] = field(default_factory=dict, hash=False)
 
     name = "error"
-
-    def to_wire(self, session: SessionKind) -> dict[str, Any]:
-        error = {"type": self.type or session.error_type, "message": self.message, **self.details}
-        wire = {**_frame(session, "error" if session is SessionKind.AGENT else "chunk", last=True, final=True)}
-        wire["error"] = error
-        if self.trace is not None:
-            wire["trace"] = self.trace
-        return wire
 
 
 EVENTS: tuple[type[Event], ...] = (ExplainEvent, AnswerChunk, AgentMessage, SessionEnd, ErrorEvent)

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from tgneo import uris
 from tgneo.errors import InvalidEntity
 from tgneo.explain.entity import (
+    About,
     LlmStep,
+    Quads,
     Question,
     Step,
-    _About,
-    _optional_text,
-    _Quads,
-    _score,
+    valid_optional_text,
+    valid_score,
 )
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import QuotedTriple
 from tgneo.vocab import PROV, TG
 
@@ -62,7 +63,7 @@ class Grounding(LlmStep):
         self._iri("question")
         self._texts("concepts")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         for concept in self.concepts:
             about.text(TG.concept, concept)
@@ -93,7 +94,7 @@ class Exploration(Step):
         self._count("edge_count")
         self._iris("entities")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         about.text(TG.edgeCount, self.edge_count)
         for entity in self.entities:
@@ -121,14 +122,14 @@ class EdgeSelection:
     def __post_init__(self) -> None:
         if not isinstance(self.edge, QuotedTriple):
             raise InvalidEntity(f"EdgeSelection.edge: expected a QuotedTriple, got {type(self.edge).__name__}")
-        object.__setattr__(self, "concept", _optional_text(self.concept, "EdgeSelection.concept"))
-        object.__setattr__(self, "score", _score(self.score, "EdgeSelection.score"))
-        object.__setattr__(self, "reasoning", _optional_text(self.reasoning, "EdgeSelection.reasoning"))
+        object.__setattr__(self, "concept", valid_optional_text(self.concept, "EdgeSelection.concept"))
+        object.__setattr__(self, "score", valid_score(self.score, "EdgeSelection.score"))
+        object.__setattr__(self, "reasoning", valid_optional_text(self.reasoning, "EdgeSelection.reasoning"))
 
     @property
     def edge_id(self) -> str:
-        """The selected statement's stable id (:func:`tgneo.uris.edge_id`)."""
-        return uris.edge_id(self.edge.s, self.edge.p, self.edge.o)
+        """The selected statement's stable id (:func:`tgneo.rdf.ntriples.edge_id`)."""
+        return edge_id(self.edge.s, self.edge.p, self.edge.o)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,7 +162,7 @@ class Focus(LlmStep):
         """The URIs of the ``tg:EdgeSelection`` nodes, in the order of :attr:`edges`."""
         return tuple(uris.edge_selection_uri(self.session_id, i) for i in range(len(self.edges)))
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         for selection_uri, selection in zip(self.selection_uris, self.edges, strict=True):
             about.link(TG.selectedEdge, selection_uri)
@@ -198,7 +199,7 @@ class Synthesis(LlmStep):
         self._iri("focus")
         self._optional_iri("document")
 
-    def _body(self, out: _Quads, about: _About) -> None:
+    def _body(self, out: Quads, about: About) -> None:
         self._derived_from(about)
         if self.document is not None:
             about.link(TG.document, self.document)

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from tgneo.errors import TgneoError
-from tgneo.explain.entity import Entity
 from tgneo.explain.events import ExplainEvent
 from tgneo.explain.recorder import Recorder
 
@@ -36,17 +35,22 @@ class RecordingPipeline:
         self._failed: BaseException | None = None
         self._lock = threading.Lock()
 
-    def submit(self, step: Entity, contents: Mapping[str, str] | None = None) -> Future[ExplainEvent]:
-        """Queue ``step`` for writing after every step queued before it; the future resolves on commit."""
-        return self._executor.submit(self._write, step, dict(contents or {}))
+    def submit(
+        self, event: ExplainEvent, parents: tuple[str, ...], contents: Mapping[str, str] | None = None
+    ) -> Future[ExplainEvent]:
+        """Queue the step ``event`` announces for writing after every step queued before it.
 
-    def _write(self, step: Entity, contents: dict[str, str]) -> ExplainEvent:
+        The future resolves (to ``event``) when the step's transaction has committed.
+        """
+        return self._executor.submit(self._write, event, parents, dict(contents or {}))
+
+    def _write(self, event: ExplainEvent, parents: tuple[str, ...], contents: dict[str, str]) -> ExplainEvent:
         with self._lock:
             failed = self._failed
         if failed is not None:
-            raise PipelineStopped(f"not recording {step.kind} {step.uri}: an earlier step failed ({failed})")
+            raise PipelineStopped(f"not recording {event.kind} {event.explain_id}: an earlier step failed ({failed})")
         try:
-            return self.recorder.record(step, contents)
+            return self.recorder.write(event, parents, contents)
         except BaseException as e:
             with self._lock:
                 self._failed = e

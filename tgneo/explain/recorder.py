@@ -6,9 +6,11 @@ not already durable in Neo4j. A step is compiled (``tgneo.graphmodel``) into row
 parent step that was never recorded, a constraint), the transaction rolls back, nothing of the step
 is stored, no event exists, and a typed error says why.
 
-An engine is a generator: it calls :meth:`Recorder.record` for each step and yields the event it
-gets back, which by construction is committed. Sinks are for observers that want every event
-without being the caller (a test's list, a metrics counter).
+A step's event (:meth:`ExplainEvent.of <tgneo.explain.events.ExplainEvent.of>`) is built once: its
+triples are what the transaction writes and what the stream carries. :meth:`Recorder.record` builds
+and writes it; :meth:`Recorder.write` writes one already built (the engine's session builds the event
+as it queues the step, so the write and the stream share it). Sinks are for observers that want every
+event without being the caller (a test's list, a metrics counter).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from tgneo.errors import InvalidEntity
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import ExplainEvent
 from tgneo.graphmodel import compile_quads
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
-from tgneo.store.writer import check_scope, write_batch
+from tgneo.store.writer import write_batch
 
 Sink = Callable[[ExplainEvent], None]
 
@@ -38,7 +41,7 @@ class Recorder:
     Example:
         >>> rec = Recorder(store, "default", "default")  # doctest: +SKIP
         >>> event = rec.record(GraphRagQuestion(uri=question_uri(sid), query="Who?"))  # doctest: +SKIP
-        >>> event.to_wire()["explain_id"]  # doctest: +SKIP
+        >>> event.explain_id  # doctest: +SKIP
     """
 
     def __init__(self, store: Store, workspace: str, collection: str, sinks: Iterable[Sink] = ()) -> None:
@@ -64,13 +67,26 @@ class Recorder:
         """
         if not isinstance(step, Entity):
             raise InvalidEntity(f"cannot record {type(step).__name__}: not an explainability entity")
-        triples = step.triples()
-        batch = compile_quads(triples, contents)
+        return self.write(ExplainEvent.of(step), step.parents, contents)
+
+    def write(
+        self, event: ExplainEvent, parents: Iterable[str] = (), contents: Mapping[str, str] | None = None
+    ) -> ExplainEvent:
+        """Write the step ``event`` announces (its triples, and ``contents``) atomically; return ``event``.
+
+        Args:
+            event: the step's event, built once by :meth:`ExplainEvent.of`.
+            parents: the URIs the step derives from (``Entity.parents``): all must be recorded already.
+            contents: librarian texts keyed by document URI.
+
+        Raises:
+            ParentNotFound, StoreUnavailable, RecordingFailed: as :meth:`record` (nothing is written).
+        """
+        batch = compile_quads([*event.triples, *event.extensions], contents)
         write_batch(
-            self.store, self.workspace, self.collection, batch, parents=step.parents,
-            what=f"recording {step.kind} {step.uri}",
+            self.store, self.workspace, self.collection, batch, parents=parents,
+            what=f"recording {event.kind} {event.explain_id}",
         )  # fmt: skip
-        event = ExplainEvent(step.uri, step.graph, triples, step.kind)
         for sink in self.sinks:
             sink(event)
         return event

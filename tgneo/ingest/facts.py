@@ -38,12 +38,17 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Fact:
-    """One extracted fact: subject and relation names, and an object name or (``literal``) value."""
+    """One extracted fact: subject and relation names, an object name or (``literal``) value, and its evidence.
+
+    ``evidence`` is the sentence of the passage that states it, when the provider said (the offline
+    extractor does; a model asked with the prompt does not): ingest finds it otherwise.
+    """
 
     s: str
     p: str
     o: str
     literal: bool = False
+    evidence: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,13 +103,15 @@ def parse_extraction(text: str) -> Extraction:
             dropped += 1
             continue
         s, p, o = _clean(item.get("s")), _clean(item.get("p")), _clean(item.get("o"))
+        evidence = item.get("evidence")
+        evidence = " ".join(evidence.split()) or None if isinstance(evidence, str) else None
         literal = item.get("literal", False)
         if isinstance(item.get("o"), int | float) and not isinstance(item.get("o"), bool):
             literal = True  # a number is a value whatever the flag says
         if s is None or p is None or o is None or not isinstance(literal, bool):
             dropped += 1
             continue
-        fact = Fact(s, p, o, literal)
+        fact = Fact(s, p, o, literal, evidence)
         if fact not in facts:
             facts.append(fact)
     return Extraction(tuple(facts), dropped)
@@ -118,6 +125,11 @@ def entity_iri(name: str) -> URIRef:
 
 def _object(fact: Fact) -> Object:
     return Literal(fact.o) if fact.literal else entity_iri(fact.o)
+
+
+def fact_statement(fact: Fact) -> QuotedTriple:
+    """A fact as a statement ``<s> <p> <o>`` (the object a plain literal when the fact says so)."""
+    return QuotedTriple(entity_iri(fact.s), entity_iri(fact.p), _object(fact))
 
 
 def fact_statements(facts: Iterable[Fact]) -> list[QuotedTriple]:

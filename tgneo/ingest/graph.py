@@ -1,6 +1,6 @@
 """One document's whole graph: its extraction-time provenance and the knowledge it states.
 
-Everything is rendered by the provenance entities of :mod:`tgneo.ingest.provenance`, which emit
+Everything is rendered by the provenance entities of :mod:`tgneo.explain.source`, which emit
 exactly TrustGraph's builder triples::
 
     Document ◄─wasDerivedFrom─ Page/Section ◄─ Chunk ◄─ Subgraph ─tg:contains─► << s p o >>
@@ -12,11 +12,13 @@ exactly TrustGraph's builder triples::
                                                           (tg:llmModel)   its prov:Agent)
 
 Each statement of a chunk — every fact and the ``rdfs:label`` of every entity and relation it names
-— is asserted in the default graph and contained in the chunk's Subgraph, so each one traces back
-to the passage it was read from. (TrustGraph's extractor contains only the facts; tgneo contains the
-labels too, so that a name, like a fact, can be traced and is retracted with its document.) A chunk
-whose extraction found nothing gets no Subgraph. The text of every page, section and chunk goes to
-the librarian (``:Content``), so their URIs resolve as TrustGraph's do.
+— is asserted in the default graph and contained in a Subgraph of the chunk, one Subgraph per
+*evidence sentence* (``tg:sourceText`` and its span in the chunk, :mod:`tgneo.ingest.evidence`), so
+each one traces back to the very sentence it was read from; facts no sentence supports share one
+Subgraph of the whole chunk, as TrustGraph's extractor makes. (TrustGraph's extractor contains only the
+facts; tgneo contains the labels too, so that a name, like a fact, can be traced and is retracted with
+its document.) A chunk whose extraction found nothing gets no Subgraph. The text of every page, section
+and chunk goes to the librarian (``:Content``), so their URIs resolve as TrustGraph's do.
 """
 
 from __future__ import annotations
@@ -24,13 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import Any
 
 from tgneo import uris
+from tgneo.explain.source import Activity, DerivedEntity, Document, Subgraph
+from tgneo.ingest.evidence import locate
 from tgneo.ingest.facts import Fact, asserted, entity_iri, fact_statements, label_statements
 from tgneo.ingest.layout import Layout
-from tgneo.ingest.provenance import Activity, DerivedEntity, Document, Subgraph
+from tgneo.nlp.segment import Unit
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Quad, QuotedTriple
-from tgneo.uris import edge_id
 
 __all__ = ["CHUNKER", "EXTRACTOR", "ChunkFacts", "DocumentGraph", "document_graph"]
 
@@ -113,19 +118,33 @@ def document_graph(
             found = extractions.get(chunk.uri)
             if found is None or not found.facts:
                 continue
-            contained = fact_statements(found.facts) + label_statements(found.facts)
             extractor = _activity(chunk.id, EXTRACTOR, version, found.started)
-            quads += Subgraph(
-                uri=uris.subgraph_uri(chunk.id), chunk=chunk.uri, activity=extractor, statements=tuple(contained),
-                llm_model=found.model,
-            ).triples()  # fmt: skip
-            statements += contained
+            for n, (unit, facts) in enumerate(_by_evidence(chunk.text, found.facts)):
+                contained = fact_statements(facts) + label_statements(facts)
+                where: dict[str, Any] = {}
+                if unit is not None:
+                    where = {"source_text": unit.text, "source_char_offset": unit.start,
+                             "source_char_length": unit.end - unit.start}  # fmt: skip
+                quads += Subgraph(
+                    uri=uris.subgraph_uri(chunk.id if unit is None else f"{chunk.id}-s{n}"), chunk=chunk.uri,
+                    activity=extractor, statements=tuple(contained), llm_model=found.model, **where,
+                ).triples()  # fmt: skip
+                statements += contained
             _name_entities(found.facts, names)
     quads += asserted(statements)
     return DocumentGraph(
         quads=list(dict.fromkeys(quads)), contents=contents, chunks=chunks, entities=names,
         statement_ids=frozenset(edge_id(st.s, st.p, st.o) for st in statements),
     )  # fmt: skip
+
+
+def _by_evidence(text: str, facts: tuple[Fact, ...]) -> list[tuple[Unit | None, list[Fact]]]:
+    """The chunk's facts grouped by their evidence sentence, in the chunk's order (facts without one last)."""
+    groups: dict[int | None, tuple[Unit | None, list[Fact]]] = {}
+    for fact, unit in locate(text, facts):
+        key = None if unit is None else unit.start
+        groups.setdefault(key, (unit, []))[1].append(fact)
+    return [groups[k] for k in sorted(groups, key=lambda k: (k is None, k or 0))]
 
 
 def _name_entities(facts: tuple[Fact, ...], names: dict[str, str]) -> None:

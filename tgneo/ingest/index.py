@@ -20,6 +20,7 @@ from tgneo.store.embeddings import (
     ChunkVector,
     EntityVector,
     check_model,
+    drop_embeddings,
     set_embeddings,
     unindexed_chunks,
     unindexed_entities,
@@ -49,11 +50,15 @@ def index_collection(
     workspace: str,
     collection: str,
     progress: Callable[[str, int], None] | None = None,
+    *,
+    reembed: bool = False,
 ) -> IndexReport:
     """Name and embed every entity, and embed every chunk, of the collection that lacks it (idempotent).
 
     Args:
-        progress: Called with ``("entities" | "chunks", n)`` after each batch of ``n``.
+        progress: Called with ``("entities" | "chunks" | "dropped", n)`` after each batch of ``n``.
+        reembed: first forget every embedding another model made (in batches), so that the whole
+            collection is embedded again with the configured model instead of being refused.
 
     Raises:
         EmptyCollection: the collection holds no documents and no knowledge graph.
@@ -66,8 +71,12 @@ def index_collection(
             "load some with `tgneo load documents PATH` or `tgneo load sample`"
         )
     install_search_schema(store, llm.dimensions)
-    check_model(store, workspace, collection, llm.embedding_model)
     model = llm.embedding_model
+    if reembed:
+        while dropped := drop_embeddings(store, workspace, collection, model, _BATCH):
+            if progress:
+                progress("dropped", dropped)
+    check_model(store, workspace, collection, model)
     done = {"entities": 0, "chunks": 0}
     while rows := unindexed_entities(store, workspace, collection, _BATCH):
         vectors = embed_texts(llm, [name for _, name in rows])

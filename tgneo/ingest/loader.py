@@ -37,11 +37,11 @@ from tgneo.ingest.layout import ChunkLayout, Layout, PartLayout, lay_out
 from tgneo.ingest.readers import decode
 from tgneo.ingest.sources import Source
 from tgneo.llm.base import LLM, Completion, LLMError, Task
+from tgneo.scope import check_scope
 from tgneo.store.documents import stored_document, write_document
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, check_model
 from tgneo.store.schema import install_search_schema
-from tgneo.store.writer import check_scope
 from tgneo.timestamps import now_iso_z
 
 __all__ = ["Hooks", "LoadReport", "load_documents"]

@@ -18,7 +18,7 @@ from tgneo.llm.base import LLM
 def _offline(settings: Settings) -> LLM:
     from tgneo.llm.offline import OfflineLLM
 
-    return OfflineLLM()
+    return OfflineLLM(embedding_model=settings.embedding_model)
 
 
 def _openai(settings: Settings) -> LLM:

@@ -77,6 +77,8 @@ _SUPPORTED_JAVA = (17, 21)  # the only feature versions Neo4j 5.26's bootloader 
 _JAVA_PACKAGE = "openjdk-17-jre-headless"
 _MAVEN_PACKAGE = "maven"
 USERNAME = "neo4j"
+DEFAULT_INSTANCE = "default"
+"""The local server every command uses unless ``--instance``/``TGNEO_INSTANCE`` names another."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,18 @@ def free_port() -> int:
 Reporter = Callable[[str], None]
 
 
+_PASSWORD_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _new_password(length: int = 24) -> str:
+    """A random password of letters and digits (143 bits for 24 characters).
+
+    Never ``secrets.token_urlsafe``: one of its passwords in 64 starts with ``-``, which
+    ``neo4j-admin dbms set-initial-password`` reads as an option, and the server never starts.
+    """
+    return "".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(length))
+
+
 def _silent(_: str) -> None:
     return None
 
@@ -247,7 +261,7 @@ class LocalNeo4j:
     def __init__(
         self,
         home: Path,
-        name: str = "default",
+        name: str = DEFAULT_INSTANCE,
         *,
         bolt_port: int | None = None,
         http_port: int | None = None,
@@ -426,7 +440,7 @@ class LocalNeo4j:
     def _set_initial_password(self, java: Path) -> None:
         if (self.instance.directory / "data" / "dbms" / "auth.ini").exists():
             return
-        password = secrets.token_urlsafe(18)
+        password = _new_password()
         pw = self.instance.password_file
         pw.write_text(password + "\n", encoding="utf-8")
         pw.chmod(0o600)

@@ -3,7 +3,7 @@
 ``tgneo import`` reads a file twice (once to check everything, once to write), so nothing here holds
 a document in memory when the format streams:
 
-* **N-Quads-star / N-Triples-star**: tgneo's own strict line reader (``star._LineReader``), one line at
+* **N-Quads-star / N-Triples-star**: tgneo's own strict line reader (:class:`~tgneo.rdf.lines.LineReader`), one line at
   a time. pyoxigraph reads RDF 1.2 N-Quads only and refuses TrustGraph's ``<< s p o >>``.
 * **Turtle-star / TriG-star**: pyoxigraph's Rust parser, streamed, behind :class:`_StarToTripleTerms`,
   a one-pass rewriter that turns RDF-star's quoted triples ``<< s p o >>`` into the RDF 1.2 triple
@@ -39,10 +39,11 @@ from typing import Any, BinaryIO
 import pyoxigraph as ox
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.errors import MappingError
+from tgneo.errors import MappingError, RDFSyntaxError
 from tgneo.rdf import star
 from tgneo.rdf.formats import Format
-from tgneo.rdf.star import RDFSyntaxError
+from tgneo.rdf.jsonld import refuse_remote
+from tgneo.rdf.lines import LineReader
 from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
 from tgneo.vocab import XSD
 
@@ -110,7 +111,7 @@ def locate(path: str | os.PathLike[str], needle: str) -> tuple[int, int] | None:
 
 
 def _read_lines(path: str | os.PathLike[str], fmt: Format, scope: str | None) -> Iterator[Quad]:
-    reader = star._LineReader(fmt.name, fmt.named_graphs)
+    reader = LineReader(fmt.name, fmt.named_graphs)
     rename = _Renamer(scope)
     with open(path, "rb") as handle:
         for line_no, raw in enumerate(handle, start=1):  # binary lines split on LF only
@@ -474,7 +475,7 @@ def _read_jsonld(path: str | os.PathLike[str], fmt: Format, base: str | None, sc
     if _check_jsonld(text, fmt.name):
         yield from _read_in_memory(path, fmt, base, scope)
         return
-    star._refuse_remote(_contexts(json.loads(text)))
+    refuse_remote(_contexts(json.loads(text)))
     convert = _Converter(fmt.name, _Renamer(scope, _GENERATED), base)
     effective_base = base if base is not None else convert.sentinel
     try:

@@ -8,6 +8,7 @@ is the empty string, as on TrustGraph's wire.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
@@ -65,3 +66,12 @@ def nesting(term: object) -> int:
             stack.append((node.s, depth))
             stack.append((node.o, depth))
     return deepest
+
+
+def bnodes_of(triple: QuotedTriple) -> Iterator[BNode]:
+    """The blank nodes inside a quoted triple, at any depth."""
+    for term in (triple.s, triple.o):
+        if isinstance(term, BNode):
+            yield term
+        elif isinstance(term, QuotedTriple):
+            yield from bnodes_of(term)

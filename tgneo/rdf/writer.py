@@ -37,9 +37,10 @@ from rdflib.term import Literal, URIRef
 from tgneo.errors import MappingError, UnsupportedFormat
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
-from tgneo.rdf.star import _BINDINGS, _escape_iri, _jsonld_id, _jsonld_value, check_iri, literal_n3, n3
+from tgneo.rdf.jsonld import jsonld_id, jsonld_value
+from tgneo.rdf.ntriples import check_iri, edge_id, escape_iri, literal_n3, n3
 from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
-from tgneo.vocab import RDF
+from tgneo.vocab import PREFIXES, RDF
 
 __all__ = ["QUOTED_MODES", "REIFIED_PREFIX", "QuotedMode", "reified_iri", "reify", "write"]
 
@@ -55,8 +56,6 @@ Sink = Callable[[str], object]
 
 def reified_iri(triple: QuotedTriple) -> URIRef:
     """The IRI standing for ``triple`` in the ``reification`` mode."""
-    from tgneo.uris import edge_id
-
     return URIRef(REIFIED_PREFIX + edge_id(triple.s, triple.p, triple.o))
 
 
@@ -154,10 +153,10 @@ class _Terms:
 
     def __init__(self, quoted: QuotedMode, prefixes: bool = False) -> None:
         self.quoted = quoted
-        self.prefixes = [(str(ns), name) for name, ns in _BINDINGS] if prefixes else []
+        self.prefixes = [(str(ns), name) for name, ns in PREFIXES] if prefixes else []
 
     def line(self, q: Quad) -> str:
-        graph = f" <{_escape_iri(q.g)}>" if q.g != DEFAULT_GRAPH else ""
+        graph = f" <{escape_iri(q.g)}>" if q.g != DEFAULT_GRAPH else ""
         return f"{self.term(q.s, 's')} {self.term(q.p, 'p')} {self.term(q.o, 'o')}{graph} .\n"
 
     def term(self, term: Subject | Object, position: str = "o") -> str:
@@ -180,7 +179,7 @@ class _Terms:
         for namespace, name in self.prefixes:
             if iri.startswith(namespace) and _LOCAL.fullmatch(iri[len(namespace) :]):
                 return f"{name}:{iri[len(namespace) :]}"
-        return f"<{_escape_iri(iri)}>"
+        return f"<{escape_iri(iri)}>"
 
 
 class _TurtleWriter:
@@ -190,7 +189,7 @@ class _TurtleWriter:
         self.terms = terms
 
     def write(self, quads: Iterable[Quad]) -> None:
-        for name, namespace in _BINDINGS:
+        for name, namespace in PREFIXES:
             self.sink(f"@prefix {name}: <{namespace}> .\n")
         graph: str | None = None
         subject: Subject | None = None
@@ -253,11 +252,11 @@ def _write_jsonld(quads: Iterable[Quad], sink: Sink) -> None:
                 emit(json.dumps({"@id": q.g})[:-1] + ', "@graph": [', "top")
                 first["inner"] = True
             graph = q.g
-        subject = _jsonld_id(q.s)
+        subject = jsonld_id(q.s)
         if node is None or node["@id"] != subject:
             flush()
             node = {"@id": subject}
-        node.setdefault(str(q.p), []).append(_jsonld_value(q.o))
+        node.setdefault(str(q.p), []).append(jsonld_value(q.o))
     flush()
     if graph not in (None, DEFAULT_GRAPH):
         sink("\n  ]}")

@@ -17,10 +17,11 @@ from neo4j import Transaction
 
 from tgneo.errors import RecordingFailed, StoreError, StoreUnavailable
 from tgneo.graphmodel import WriteBatch
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, vector_rows
 from tgneo.store.queries import Q
-from tgneo.store.writer import batch_params, check_scope
+from tgneo.store.writer import batch_params
 from tgneo.vocab import RDFS
 
 __all__ = ["StoredDocument", "stored_document", "write_document"]

@@ -12,15 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tgneo.errors import EmbeddingMismatch
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-from tgneo.store.writer import check_scope
 from tgneo.vocab import RDFS
 
 __all__ = [
     "ChunkVector",
     "EntityVector",
     "check_model",
+    "check_query_model",
+    "drop_embeddings",
     "embedding_models",
     "set_embeddings",
     "unindexed_chunks",
@@ -64,6 +66,15 @@ def embedding_models(store: Store, workspace: str, collection: str) -> list[str]
     return [r["model"] for r in store.read(Q.embedding_models, workspace=workspace, collection=collection)]
 
 
+def _mismatch(workspace: str, collection: str, others: Sequence[str], model: str) -> EmbeddingMismatch:
+    return EmbeddingMismatch(
+        f"workspace {workspace!r}, collection {collection!r} is embedded with {', '.join(others)}, but the "
+        f"configured embedding model is {model}; vectors of two models cannot be compared. Use the same "
+        f"model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL), another collection, or re-embed this one with {model}: "
+        f"tgneo load index --reembed --workspace {workspace} --collection {collection}"
+    )
+
+
 def check_model(store: Store, workspace: str, collection: str, model: str) -> None:
     """Refuse to embed with ``model`` a collection embedded with another model.
 
@@ -72,11 +83,28 @@ def check_model(store: Store, workspace: str, collection: str, model: str) -> No
     """
     others = [m for m in embedding_models(store, workspace, collection) if m != model]
     if others:
-        raise EmbeddingMismatch(
-            f"workspace {workspace!r}, collection {collection!r} is embedded with {', '.join(others)}, but the "
-            f"configured embedding model is {model}; vectors of two models cannot be compared. Use the same "
-            "model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL) or another collection"
-        )
+        raise _mismatch(workspace, collection, others, model)
+
+
+def check_query_model(store: Store, workspace: str, collection: str, model: str) -> None:
+    """Refuse to search a collection with query vectors of ``model`` when its vectors were made by another.
+
+    One read that stops at the first foreign vector (cheaper than listing every model the collection has).
+
+    Raises:
+        EmbeddingMismatch: the collection holds vectors of another model.
+    """
+    check_scope(workspace, collection)
+    found = store.read(Q.foreign_embedding, workspace=workspace, collection=collection, model=model)
+    if found:
+        raise _mismatch(workspace, collection, [found[0]["model"]], model)
+
+
+def drop_embeddings(store: Store, workspace: str, collection: str, model: str, limit: int) -> int:
+    """Forget up to ``limit`` embeddings of the collection made by another model than ``model``; how many."""
+    check_scope(workspace, collection)
+    records = store.write(Q.drop_embeddings, workspace=workspace, collection=collection, model=model, limit=limit)
+    return int(records[0]["dropped"]) if records else 0
 
 
 def set_embeddings(

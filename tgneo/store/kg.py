@@ -45,13 +45,18 @@ class Seed:
 
 @dataclass(frozen=True)
 class Edge:
-    """A knowledge-graph statement with its terms as stored and their labels."""
+    """A knowledge-graph statement with its terms as stored, their labels, and its evidence sentence.
+
+    ``evidence`` is the sentence the statement was extracted from (``tg:sourceText`` of a Subgraph
+    containing it) that mentions most of the question's words; ``None`` when extraction recorded none.
+    """
 
     id: str
     triple: QuotedTriple
     s_label: str
     p_label: str
     o_label: str
+    evidence: str | None = None
 
     @property
     def text(self) -> str:
@@ -130,9 +135,9 @@ def explore(
     """The statements within ``max_path_length`` hops of the seeds, breadth first, at most ``max_edges``.
 
     One round trip per hop: each hop's frontier is the entities the previous hop reached. When an
-    entity has more than ``per_entity`` statements, those whose IRIs mention most of ``words`` (the
-    question's words, lower case) are kept first, so a hub entity's relevant edges are not lost to an
-    arbitrary cut.
+    entity has more than ``per_entity`` statements, those whose IRIs and evidence sentence mention most
+    of ``words`` (the question's words, lower case) are kept first, so a hub entity's relevant edges are
+    not lost to an arbitrary cut.
     """
     edges: dict[str, Edge] = {}
     frontier = list(dict.fromkeys(seeds))
@@ -152,7 +157,7 @@ def explore(
                 _term(r["s_kind"], r["s"]), URIRef(r["p"]), _object(r["o_kind"], r["o"], r["o_datatype"], r["o_lang"])
             )
             edge = Edge(r["id"], triple, r["s_label"] or _shown(triple.s), r["p_label"] or _shown(triple.p),
-                        r["o_label"] or _shown(triple.o))  # fmt: skip
+                        r["o_label"] or _shown(triple.o), r["evidence"])  # fmt: skip
             edges[edge.id] = edge
             for uri in (edge.subject_uri, edge.object_uri):
                 if uri is not None and uri not in seen:
@@ -172,20 +177,52 @@ def _shown(term: object) -> str:
     return str(term)
 
 
-def statement_documents(store: Store, workspace: str, collection: str, ids: Sequence[str]) -> list[tuple[str, str]]:
-    """``(uri, title)`` of the documents the statements were extracted from, first cited first."""
-    if not ids:
-        return []
-    records = store.read(Q.statement_documents, workspace=workspace, collection=collection, ids=list(ids))
-    return [(r["uri"], r["title"] or r["uri"]) for r in records]
+@dataclass(frozen=True)
+class Place:
+    """Where a piece of evidence was read: its chunk, the page or section that holds it, its document."""
+
+    chunk: str
+    section: str | None
+    document: str | None
+    title: str | None
 
 
-def chunk_documents(store: Store, workspace: str, collection: str, chunks: Sequence[str]) -> list[tuple[str, str]]:
-    """``(uri, title)`` of the documents the chunks were cut from, first cited first."""
-    if not chunks:
-        return []
-    records = store.read(Q.chunk_documents, workspace=workspace, collection=collection, uris=list(chunks))
-    return [(r["uri"], r["title"] or r["uri"]) for r in records]
+@dataclass(frozen=True)
+class EvidenceRow:
+    """One piece of evidence to place: a selected statement (with its evidence sentence) or a selected chunk."""
+
+    key: str
+    statement: str | None = None
+    evidence: str | None = None
+    chunk: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerSources:
+    """The documents an answer rests on (each once, first cited first), and where each row's evidence was read."""
+
+    documents: list[tuple[str, str]]
+    places: dict[str, Place]
+
+
+def answer_sources(store: Store, workspace: str, collection: str, rows: Sequence[EvidenceRow]) -> AnswerSources:
+    """Place each row's evidence and list the documents behind all of them, in one round trip.
+
+    A statement may have been extracted from several chunks: every document counts as a source, and its
+    place is the chunk whose evidence sentence is the row's (else the first).
+    """
+    if not rows:
+        return AnswerSources([], {})
+    params = [{"key": r.key, "statement": r.statement, "evidence": r.evidence, "chunk": r.chunk} for r in rows]
+    records = store.read(Q.answer_sources, workspace=workspace, collection=collection, rows=params)
+    documents: dict[str, str] = {}
+    places: dict[str, Place] = {}
+    for r in records:
+        if r["document"] is not None:
+            documents.setdefault(r["document"], r["title"] or r["document"])
+        if r["key"] not in places:
+            places[r["key"]] = Place(r["chunk"], r["section"], r["document"], r["title"])
+    return AnswerSources(list(documents.items()), places)
 
 
 def search_chunks(

@@ -34,6 +34,7 @@ from rdflib.term import URIRef
 
 from tgneo.errors import BadRequest, EmptyImport, MappingError, TgneoError, TraceNotFound, ValueTooLarge
 from tgneo.graphmodel import (
+    DEFAULT_PROFILE,
     INDEX_KEY_BYTES,
     Decompiler,
     Profile,
@@ -44,17 +45,18 @@ from tgneo.graphmodel import (
 )
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
+from tgneo.rdf.lines import LineReader
+from tgneo.rdf.ntriples import edge_id, nquads_line
 from tgneo.rdf.profiles import fold
 from tgneo.rdf.reader import file_digest, locate, read_quads
-from tgneo.rdf.star import _LineReader, _nquads_line
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 from tgneo.rdf.writer import REIFIED_PREFIX
+from tgneo.scope import check_scope
 from tgneo.store import imports
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
-from tgneo.store.writer import check_scope, write_batch
-from tgneo.uris import edge_id
+from tgneo.store.writer import write_batch
 from tgneo.vocab import PROVENANCE_GRAPHS, RDF
 
 Progress = Callable[[int], None]
@@ -108,7 +110,7 @@ class _Import:
                     self._refuse(big)
                 count += 1
                 if quad.g in PROVENANCE_GRAPHS:
-                    yield _nquads_line(quad)
+                    yield nquads_line(quad)
 
         lines = sorted_unique(provenance())
         first = next(lines, None)  # runs the whole check pass before anything is written
@@ -147,7 +149,7 @@ class _Import:
             if len(batch) >= size:
                 yield batch
                 batch = []
-        reader = _LineReader("nquads", True)
+        reader = LineReader("nquads", True)
         subject: object = None
         for number, line in enumerate(provenance, start=1):
             read = reader.line(number, line.rstrip("\n"))
@@ -333,7 +335,7 @@ def stream_quads(
     workspace: str,
     collection: str,
     uri: str | Iterable[str] | None = None,
-    profile: Profile = "prov",
+    profile: Profile = DEFAULT_PROFILE,
 ) -> Iterator[Quad]:
     """Every quad of a collection, or of the traces rooted at ``uri`` (one URI or several), in ``profile``,
     as Neo4j sends rows.
@@ -370,7 +372,7 @@ def export_quads(
     workspace: str,
     collection: str,
     uri: str | Iterable[str] | None = None,
-    profile: Profile = "prov",
+    profile: Profile = DEFAULT_PROFILE,
 ) -> list[Quad]:
     """:func:`stream_quads` as a list, for callers that want everything at once (small traces, tests)."""
     return list(stream_quads(store, workspace, collection, uri, profile))

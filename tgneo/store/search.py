@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tgneo.errors import BadRequest, EmbeddingMismatch, EmptyCollection, NotIndexed
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX, vector_index_dimensions
-from tgneo.store.writer import check_scope
 
 __all__ = [
     "ChunkMatch",

@@ -19,6 +19,8 @@ from typing import Any
 from tgneo.errors import BadRequest, TraceNotFound
 from tgneo.kinds import SessionKind
 from tgneo.mapping import most_specific
+from tgneo.nlp.align import support
+from tgneo.nlp.segment import units
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
@@ -69,7 +71,32 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("edges", "chunks", "selected_chunks", "entities", "thoughts", "documents"):
         if raw[key]:
             step[key] = plain(sorted(raw[key], key=_sort_key))
+    if raw.get("sentences"):
+        step["sentences"] = [_sentence(s) for s in sorted(raw["sentences"], key=lambda s: s["index"] or 0)]
     return step
+
+
+def _sentence(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer sentence with, for each selection it derives from, the sentence of it that supports it best.
+
+    The trace records which selections support a sentence; which of a selection's sentences (an edge's
+    evidence sentences, a chunk's sentences) does is found again here the way the engine found it.
+    """
+    text = str(raw["text"] or "")
+    evidence = []
+    for link in raw["evidence"]:
+        best: tuple[float, dict[str, Any]] | None = None
+        for candidate in link["candidates"]:
+            for piece in [u.text for u in units(str(candidate["text"] or "")) if u.kind != "heading"]:
+                score = support(piece, text)
+                if best is None or score > best[0]:
+                    best = (score, {**candidate, "text": piece})
+        cited = {"selection": link["selection"], **(best[1] if best else {})}
+        evidence.append(plain(cited))
+    return {
+        "uri": raw["uri"], "index": raw["index"], "text": text, "support": plain(raw["support"]),
+        "supported": bool(evidence), "evidence": sorted(evidence, key=lambda e: str(e["selection"])),
+    }  # fmt: skip
 
 
 def _sort_key(item: Any) -> str:

@@ -35,10 +35,10 @@ from tgneo.graphmodel import StoredEntity, StoredStatement, decompile, term_key
 from tgneo.mapping import CLASS_BY_IRI, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI
 from tgneo.patterns import TriplePattern, answer, term_matches
 from tgneo.rdf.terms import Object, Quad, QuotedTriple
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
-from tgneo.store.writer import check_scope
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, RDF
 
 _PROPERTIES = sorted(PROP_BY_NAME)

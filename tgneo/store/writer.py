@@ -11,17 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tgneo.errors import ImportAborted, InvalidEntity, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
+from tgneo.errors import ImportAborted, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
 from tgneo.graphmodel import WriteBatch
+from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-
-
-def check_scope(workspace: object, collection: object) -> None:
-    """Refuse a blank workspace or collection: every node is keyed by both (DESIGN §3 isolation)."""
-    for name, value in (("workspace", workspace), ("collection", collection)):
-        if not isinstance(value, str) or not value.strip():
-            raise InvalidEntity(f"{name} must be a non-empty string, not {value!r}")
 
 
 def batch_params(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tgneo.errors import BadRequest
-from tgneo.stream.wire import bounded_int, json_object
+from tgneo.stream.fields import bounded_int, json_object
 
 MAX_ID_CHARS = 200
 DEFAULT_BATCH = 20

@@ -31,9 +31,7 @@ from typing import Any
 
 from tgneo.errors import BadRequest
 from tgneo.kinds import SessionKind
-
-MAX_NAME_CHARS = 200
-"""The longest collection (or workspace) name accepted from a request."""
+from tgneo.scope import name_or_default
 
 OPTION_CEILINGS: Mapping[str, int] = MappingProxyType(
     {
@@ -135,18 +133,6 @@ def service_fields(service: object) -> ServiceFields:
     return SERVICES[service]
 
 
-def name_field(body: Mapping[str, Any], key: str, default: str = "default") -> str:
-    """A workspace or collection name from ``body``: a non-blank string of at most :data:`MAX_NAME_CHARS`."""
-    value = body.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, str) or not value.strip():
-        raise BadRequest(f"{key}: must be a non-empty string, not {value!r}")
-    if len(value) > MAX_NAME_CHARS:
-        raise BadRequest(f"{key}: {len(value)} characters; at most {MAX_NAME_CHARS} are accepted")
-    return value
-
-
 def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
@@ -198,4 +184,4 @@ def translate(service: str, body: object) -> Ask:
         chosen = _option(service, key, name, value)
         if chosen is not None:
             options[name] = chosen
-    return Ask(fields.kind, question, name_field(body, "collection"), options)
+    return Ask(fields.kind, question, name_or_default(body.get("collection"), "collection"), options)

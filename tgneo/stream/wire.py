@@ -1,52 +1,89 @@
-"""TrustGraph's wire terms and triples read back into RDF terms (the writing side is ``explain.events``).
+"""The wire codec: tgneo's events and RDF terms as TrustGraph's JSON messages, and back (pure).
 
-Used for what clients send: the pattern of a ``triples`` request, the triples of ``tg-load-turtle``'s
-import socket. Readers are as lenient as TrustGraph's own (reference §2.5: the long keys
-``type``/``iri``/``value``/``triple`` are accepted too) and exact about everything else: a term of an
-unknown kind, an empty IRI or a value of the wrong type is a :class:`BadRequest` naming where it is
-(``o.tr.s.i``).
+Every road out writes what :func:`encode` gives (HTTP NDJSON and SSE, WebSockets, the TrustGraph
+gateway socket, ``tgneo ask --json``), and every road in reads with the decoders here (``tgneo ask
+--url``, the triples a client sends, a ``triples`` request's pattern) — one module, each direction
+beside the other, so the two can never drift apart.
+
+Messages are TrustGraph's response messages for the session kind at hand (reference §2.6), so its
+CLI and SDK read tgneo's streams unchanged:
+
+* RAG (``graph-rag``, ``document-rag``) messages carry ``message_type`` (``explain`` or ``chunk``),
+  ``response`` (answer text, ``""`` otherwise), ``end_of_stream`` and ``end_of_session``;
+* agent messages carry ``message_type`` (``explain``, ``thought``, ``observation``, ``answer``,
+  ``error``), ``content``, ``end_of_message`` and ``end_of_dialog``.
+
+Which flag ends a piece and which ends the stream is the session kind's
+(:attr:`~tgneo.kinds.SessionKind.last_flag`, :attr:`~tgneo.kinds.SessionKind.final_flag`).
+
+Triples travel in TrustGraph's term encoding (``{"t": "i", "i": …}`` IRIs, ``{"t": "l", "v": …}``
+literals, ``{"t": "b", "d": …}`` blank nodes, ``{"t": "t", "tr": {…}}`` quoted triples; ``"g"``
+omitted for the default graph). Decoders are as lenient as TrustGraph's own (reference §2.5: the
+long keys ``type``/``iri``/``value``/``triple`` are accepted too) and exact about everything else: a
+term of an unknown kind, an empty IRI or a value of the wrong type is a :class:`BadRequest` naming
+where it is (``o.tr.s.i``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.errors import BadRequest
-from tgneo.explain.events import AgentMessage, AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, Source
+from tgneo.errors import BadRequest, MappingError
+from tgneo.explain.events import (
+    AgentMessage,
+    AnswerChunk,
+    Citation,
+    ErrorEvent,
+    Event,
+    Evidence,
+    ExplainEvent,
+    SessionEnd,
+    Source,
+)
+from tgneo.kinds import SessionKind
 from tgneo.patterns import DEFAULT_LIMIT, MAX_LIMIT, TriplePattern
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.stream.fields import bounded_int
 
 MAX_TERM_CHARS = 1_000_000
 """The longest IRI or literal accepted from the wire."""
+MAX_TERM_NESTING = 8
+"""The deepest a quoted triple may nest on the wire."""
+
+Message = dict[str, Any]
 
 
-def json_object(text: object, what: str = "frame") -> dict[str, Any]:
-    """A JSON object from text (a WebSocket frame, a request body); ``what`` names it in errors."""
-    if not isinstance(text, str | bytes):
-        raise BadRequest(f"{what}: expected JSON text")
-    if not text.strip():
-        raise BadRequest(f"{what}: a JSON object is required")
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise BadRequest(f"{what}: not valid JSON ({e})") from None
-    if not isinstance(value, dict):
-        raise BadRequest(f"{what}: must be a JSON object, not {type(value).__name__}")
-    return value
+# --------------------------------------------------------------------------------------------------
+# Terms and triples
 
 
-def bounded_int(raw: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
-    """``raw[key]``, an integer from ``low`` to ``high`` (``default`` when absent or null)."""
-    value = raw.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadRequest(f"{key}: must be an integer from {low} to {high}, not {value!r}")
-    return value
+def encode_term(term: Subject | Object) -> dict[str, Any]:
+    """One RDF term in TrustGraph's wire encoding."""
+    if isinstance(term, QuotedTriple):
+        return {"t": "t", "tr": {"s": encode_term(term.s), "p": encode_term(term.p), "o": encode_term(term.o)}}
+    if isinstance(term, Literal):
+        out: dict[str, Any] = {"t": "l", "v": str(term)}
+        if term.datatype is not None:
+            out["dt"] = str(term.datatype)
+        if term.language is not None:
+            out["ln"] = term.language
+        return out
+    if isinstance(term, BNode):
+        return {"t": "b", "d": str(term)}
+    if isinstance(term, URIRef):
+        return {"t": "i", "i": str(term)}
+    raise MappingError(f"{term!r} has no wire encoding")
+
+
+def encode_quad(quad: Quad) -> dict[str, Any]:
+    """One triple in TrustGraph's wire encoding, with ``g`` unless it is the default graph."""
+    out: dict[str, Any] = {"s": encode_term(quad.s), "p": encode_term(quad.p), "o": encode_term(quad.o)}
+    if quad.g:
+        out["g"] = quad.g
+    return out
 
 
 def _text(raw: Mapping[str, Any], short: str, long: str, where: str, *, empty: bool = False) -> str:
@@ -69,9 +106,8 @@ def _optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
     return value
 
 
-def term(raw: object, where: str = "term", *, depth: int = 0) -> Subject | Object:
-    """One wire term (``{"t": "i", "i": …}``, ``{"t": "l", "v": …, "dt"?, "ln"?}``, ``{"t": "b", "d": …}``,
-    ``{"t": "t", "tr": {"s", "p", "o"}}``) as an RDF term.
+def decode_term(raw: object, where: str = "term", *, depth: int = 0) -> Subject | Object:
+    """One wire term as an RDF term (the inverse of :func:`encode_term`).
 
     Raises:
         BadRequest: not a term; the message says where (``o.tr.p``) and why.
@@ -91,89 +127,220 @@ def term(raw: object, where: str = "term", *, depth: int = 0) -> Subject | Objec
     if kind == "b":
         return BNode(_text(raw, "d", "value", where))
     if kind == "t":
-        if depth >= 8:
-            raise BadRequest(f"{where}: quoted triples nested deeper than 8")
+        if depth >= MAX_TERM_NESTING:
+            raise BadRequest(f"{where}: quoted triples nested deeper than {MAX_TERM_NESTING}")
         inner = raw.get("tr", raw.get("triple"))
         if not isinstance(inner, Mapping):
             raise BadRequest(f"{where}.tr: must be an object with s, p and o")
-        s, p, o = (term(inner.get(k), f"{where}.tr.{k}", depth=depth + 1) for k in ("s", "p", "o"))
-        return QuotedTriple(subject(s, f"{where}.tr.s"), predicate(p, f"{where}.tr.p"), o)
+        s, p, o = (decode_term(inner.get(k), f"{where}.tr.{k}", depth=depth + 1) for k in ("s", "p", "o"))
+        return QuotedTriple(_subject(s, f"{where}.tr.s"), _predicate(p, f"{where}.tr.p"), o)
     raise BadRequest(f"{where}.t: {kind!r} is not a term kind (i, l, b or t)")
 
 
-def subject(value: Subject | Object, where: str) -> Subject:
-    """``value`` if it can be a subject (not a literal)."""
+def _subject(value: Subject | Object, where: str) -> Subject:
     if isinstance(value, Literal):
         raise BadRequest(f"{where}: a literal cannot be a subject")
     return value
 
 
-def predicate(value: Subject | Object, where: str) -> URIRef:
-    """``value`` if it can be a predicate (an IRI)."""
+def _predicate(value: Subject | Object, where: str) -> URIRef:
     if not isinstance(value, URIRef) or isinstance(value, BNode):
         raise BadRequest(f"{where}: a predicate must be an IRI")
     return value
 
 
-def graph(raw: object, where: str = "g") -> str:
-    """A graph name: a plain string (``""`` for the default graph)."""
+def _graph(raw: object, where: str = "g") -> str:
     if not isinstance(raw, str):
         raise BadRequest(f"{where}: must be a string graph name, not {raw!r}")
     return raw
 
 
-def quad(raw: object, where: str = "triple") -> Quad:
+def decode_quad(raw: object, where: str = "triple") -> Quad:
     """One wire triple (``{"s", "p", "o", "g"?}``) as a quad; ``g`` absent is the default graph."""
     if not isinstance(raw, Mapping):
         raise BadRequest(f"{where}: must be an object with s, p and o")
     for key in ("s", "p", "o"):
         if key not in raw:
             raise BadRequest(f"{where}.{key}: required")
-    s = subject(term(raw["s"], f"{where}.s"), f"{where}.s")
-    p = predicate(term(raw["p"], f"{where}.p"), f"{where}.p")
-    o = term(raw["o"], f"{where}.o")
-    g = graph(raw["g"], f"{where}.g") if raw.get("g") is not None else ""
+    s = _subject(decode_term(raw["s"], f"{where}.s"), f"{where}.s")
+    p = _predicate(decode_term(raw["p"], f"{where}.p"), f"{where}.p")
+    o = decode_term(raw["o"], f"{where}.o")
+    g = _graph(raw["g"], f"{where}.g") if raw.get("g") is not None else ""
     return Quad(s, p, o, g)
 
 
-def pattern(raw: Mapping[str, Any]) -> TriplePattern:
+def decode_pattern(raw: Mapping[str, Any]) -> TriplePattern:
     """The pattern of a ``triples`` request (``s``, ``p``, ``o``, ``g``, ``limit``; absent terms are wildcards)."""
-    s = subject(term(raw["s"], "s"), "s") if raw.get("s") is not None else None
-    p = predicate(term(raw["p"], "p"), "p") if raw.get("p") is not None else None
-    o = term(raw["o"], "o") if raw.get("o") is not None else None
-    g = graph(raw["g"]) if raw.get("g") is not None else None
+    s = _subject(decode_term(raw["s"], "s"), "s") if raw.get("s") is not None else None
+    p = _predicate(decode_term(raw["p"], "p"), "p") if raw.get("p") is not None else None
+    o = decode_term(raw["o"], "o") if raw.get("o") is not None else None
+    g = _graph(raw["g"]) if raw.get("g") is not None else None
     return TriplePattern(s, p, o, g, bounded_int(raw, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT))
 
 
-def event(message: Mapping[str, Any]) -> Event:
-    """A response message (TrustGraph's fields, as a tgneo server streams it) read back as an event.
+# --------------------------------------------------------------------------------------------------
+# Messages
 
-    The inverse of ``Event.to_wire``, for clients of a running server (``tgneo ask --url``).
+
+def _frame(kind: SessionKind, message_type: str, *, last: bool = False, final: bool = False) -> Message:
+    """The fields every message of a session kind carries, in TrustGraph's names and order.
+
+    ``last`` marks the last piece of one message; ``final`` ends the whole stream.
+    """
+    if kind is SessionKind.AGENT:
+        return {"message_type": message_type, kind.last_flag: last, kind.final_flag: final}
+    return {"message_type": message_type, "response": "", kind.last_flag: last, kind.final_flag: final}
+
+
+def _explain(event: ExplainEvent, kind: SessionKind) -> Message:
+    """An explain message.
+
+    In an agent stream an iteration carries only its own triples: TrustGraph's client pools the
+    ``rdf:type``s of every subject in a message, and would take an iteration that carries its
+    Thought's triples for a Reflection and drop its ``[analysis]`` line (reference §3, §6.3).
+    """
+    triples = event.triples
+    if kind is SessionKind.AGENT and event.kind == "analysis":
+        triples = [q for q in triples if str(q.s) == event.explain_id]
+    return {
+        **_frame(kind, "explain"),
+        "explain_id": event.explain_id,
+        "explain_graph": event.explain_graph,
+        "explain_triples": [encode_quad(q) for q in triples],
+    }
+
+
+def _answer(event: AnswerChunk, kind: SessionKind) -> Message:
+    if kind is SessionKind.AGENT:
+        return {**_frame(kind, "answer", last=event.last), "content": event.text}
+    return {**_frame(kind, "chunk", last=event.last), "response": event.text}
+
+
+def _agent_message(event: AgentMessage, kind: SessionKind) -> Message:
+    if kind is not SessionKind.AGENT:
+        raise MappingError(f"a {event.message_type} message belongs to an agent stream, not {kind.wire}")
+    message = {**_frame(kind, event.message_type, last=event.last), "content": event.text}
+    if event.message_id:
+        message["message_id"] = event.message_id
+    return message
+
+
+def _end(event: SessionEnd, kind: SessionKind) -> Message:
+    if kind is SessionKind.AGENT:
+        message = {**_frame(kind, "answer", last=True, final=True), "content": ""}
+    else:
+        message = _frame(kind, "chunk", final=True)
+    message["sources"] = [{"uri": s.uri, "title": s.title or s.uri} for s in event.sources]
+    for key in ("in_token", "out_token", "model", "trace"):
+        value = getattr(event, key)
+        if value is not None:
+            message[key] = value
+    if event.citations:
+        message["citations"] = [_citation(c) for c in event.citations]
+    return message
+
+
+_EVIDENCE_FIELDS = ("chunk", "section", "document", "title")
+
+
+def _citation(citation: Citation) -> dict[str, Any]:
+    """One answer sentence and its evidence (tgneo's addition to the final message)."""
+    out: dict[str, Any] = {"index": citation.index, "sentence": citation.sentence, "supported": citation.supported}
+    if citation.uri is not None:
+        out["uri"] = citation.uri
+    out["evidence"] = [
+        {
+            "uri": e.uri,
+            "text": e.text,
+            "score": e.score,
+            **{k: getattr(e, k) for k in _EVIDENCE_FIELDS if getattr(e, k)},
+        }
+        for e in citation.evidence
+    ]
+    return out
+
+
+def _read_citation(raw: object) -> Citation | None:
+    if not isinstance(raw, Mapping):
+        return None
+    evidence = tuple(
+        Evidence(
+            str(e.get("uri", "")),
+            str(e.get("text", "")),
+            float(e.get("score") or 0.0),
+            *(e.get(k) for k in _EVIDENCE_FIELDS),
+        )  # fmt: skip
+        for e in raw.get("evidence") or []
+        if isinstance(e, Mapping)
+    )
+    index = raw.get("index")
+    return Citation(index if isinstance(index, int) else 0, str(raw.get("sentence", "")), evidence, raw.get("uri"))
+
+
+def _error(event: ErrorEvent, kind: SessionKind) -> Message:
+    message = _frame(kind, "error" if kind is SessionKind.AGENT else "chunk", last=True, final=True)
+    message["error"] = {"type": event.type or kind.error_type, "message": event.message, **event.details}
+    if event.trace is not None:
+        message["trace"] = event.trace
+    return message
+
+
+def encode(event: Event, kind: SessionKind) -> Message:
+    """The response message TrustGraph's service of ``kind`` sends for ``event``.
+
+    Raises:
+        MappingError: the event has no message in this kind of stream (a thought in a RAG stream).
+    """
+    if isinstance(event, ExplainEvent):
+        return _explain(event, kind)
+    if isinstance(event, AnswerChunk):
+        return _answer(event, kind)
+    if isinstance(event, AgentMessage):
+        return _agent_message(event, kind)
+    if isinstance(event, SessionEnd):
+        return _end(event, kind)
+    if isinstance(event, ErrorEvent):
+        return _error(event, kind)
+    raise MappingError(f"{type(event).__name__} has no wire message")
+
+
+def is_final(message: Mapping[str, Any], kind: SessionKind) -> bool:
+    """Whether ``message`` ends its stream (``end_of_session`` or ``end_of_dialog``, by ``kind``)."""
+    return bool(message.get(kind.final_flag))
+
+
+def decode(message: Mapping[str, Any], kind: SessionKind) -> Event:
+    """A response message of a ``kind`` stream read back as its event (the inverse of :func:`encode`).
+
+    What a decoded event cannot carry: an explain event's entity ``kind`` (the wire does not say it).
 
     Raises:
         BadRequest: the message is not one a question stream carries.
     """
-    kind = message.get("message_type")
-    final = bool(message.get("end_of_session") or message.get("end_of_dialog"))
-    if isinstance(message.get("error"), Mapping):
-        error = message["error"]
-        trace = message.get("trace")
-        return ErrorEvent(str(error.get("message", "")), type=error.get("type"), trace=trace)
-    if kind == "explain":
-        triples = [quad(t, f"explain_triples[{i}]") for i, t in enumerate(message.get("explain_triples") or [])]
+    message_type = message.get("message_type")
+    error = message.get("error")
+    if isinstance(error, Mapping):
+        details = {k: v for k, v in error.items() if k not in ("type", "message")}
+        return ErrorEvent(str(error.get("message", "")), error.get("type"), message.get("trace"), details)
+    if message_type == "explain":
+        raw = message.get("explain_triples") or []
+        triples = [decode_quad(t, f"explain_triples[{i}]") for i, t in enumerate(raw)]
         return ExplainEvent(str(message.get("explain_id", "")), str(message.get("explain_graph", "")), triples, "")
-    if final:
+    if is_final(message, kind):
         sources = tuple(
             Source(str(s.get("uri", "")), s.get("title"))
             for s in message.get("sources") or []
             if isinstance(s, Mapping)
         )
+        citations = tuple(c for c in map(_read_citation, message.get("citations") or []) if c is not None)
         return SessionEnd(
-            sources, message.get("in_token"), message.get("out_token"), message.get("model"), message.get("trace")
-        )
-    if kind in ("thought", "observation", "action"):
-        return AgentMessage(kind, str(message.get("content", "")), str(message.get("message_id", "")))
-    if kind in ("chunk", "answer"):
-        text = message.get("response", message.get("content", ""))
-        return AnswerChunk(str(text or ""), last=bool(message.get("end_of_stream") or message.get("end_of_message")))
-    raise BadRequest(f"message_type {kind!r} is not one a question stream carries")
+            sources, message.get("in_token"), message.get("out_token"), message.get("model"), message.get("trace"),
+            citations,
+        )  # fmt: skip
+    last = bool(message.get(kind.last_flag))
+    if message_type in ("thought", "observation", "action"):
+        return AgentMessage(message_type, str(message.get("content", "")), str(message.get("message_id", "")), last)
+    if message_type in ("chunk", "answer"):
+        text = message.get("content" if kind is SessionKind.AGENT else "response", "")
+        return AnswerChunk(str(text or ""), last=last)
+    raise BadRequest(f"message_type {message_type!r} is not one a {kind.wire} stream carries")

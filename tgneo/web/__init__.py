@@ -21,12 +21,15 @@ The URL map, one blueprint per resource (``tgneo.web.openapi`` describes every r
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
 from tgneo.config import Settings
+from tgneo.service.access import parse_tokens
+from tgneo.service.runtime import Runtime
 from tgneo.store import Store
 from tgneo.web import auth
 from tgneo.web.bodies import MAX_RDF_BYTES, MAX_SOCKET_MESSAGE
@@ -46,7 +49,9 @@ def create_app(
     Args:
         test_config: Flask config values that override the defaults (tests).
         settings: tgneo settings; read from the environment when omitted.
-        store: an open ``Store``; one is created from ``settings`` when omitted and closed at exit.
+        store: an open ``Store``, which stays the caller's to close; when omitted, the app opens one from
+            ``settings`` and closes it when the process exits (or earlier, should the app be collected:
+            flask-sock's extension keeps the newest app alive).
 
     Returns:
         The Flask app with JSON error handling, token authentication (``TGNEO_TOKENS``), flask-sock
@@ -65,11 +70,13 @@ def create_app(
         app.config.from_mapping(test_config)
     app.url_map.merge_slashes = False  # a percent-encoded IRI in the path keeps its "//"
     settings = settings or Settings.from_env()
-    tokens = auth.parse_tokens(settings.tokens)
-    store = store or Store.from_settings(settings)
+    tokens = parse_tokens(settings.tokens)
+    if store is None:
+        store = Store.from_settings(settings)
+        weakref.finalize(app, store.close)  # at the latest at exit (weakref.finalize runs its callbacks then)
     app.extensions["tgneo.settings"] = settings
     app.extensions["tgneo.store"] = store
-    app.extensions["tgneo"] = Services(settings, store, tokens)
+    app.extensions["tgneo"] = Services(settings, Runtime(store, settings), tokens)
     sock.init_app(app)
     register_error_handlers(app)
     auth.init_app(app, tokens)

@@ -12,8 +12,8 @@ from typing import Any
 from flask import request
 
 from tgneo.errors import BadRequest, PayloadTooLarge
-from tgneo.stream.options import MAX_NAME_CHARS
-from tgneo.stream.wire import json_object
+from tgneo.scope import MAX_NAME_CHARS, name_or_default
+from tgneo.stream.fields import json_object
 
 MAX_JSON_BYTES = 1 << 20
 """The largest JSON body accepted (1 MiB): a question is at most 4,000 characters."""
@@ -54,6 +54,11 @@ def arg_text(name: str, default: str | None = None, *, max_chars: int = MAX_NAME
     if len(value) > max_chars:
         raise BadRequest(f"{name}: longer than {max_chars} characters")
     return value
+
+
+def arg_scope(name: str) -> str:
+    """A ``workspace`` or ``collection`` query parameter, by the one scope rule (``default`` when absent)."""
+    return name_or_default(request.args.get(name), name)
 
 
 def arg_int(name: str, default: int, low: int, high: int) -> int:

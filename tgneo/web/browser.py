@@ -14,7 +14,7 @@ from flask import Blueprint, Response, request
 
 from tgneo.browser.guide import GuideScope, guide_html
 from tgneo.browser.style import grass
-from tgneo.web.bodies import arg_text
+from tgneo.web.bodies import arg_scope, arg_text
 
 bp = Blueprint("browser", __name__)
 MAX_URI_CHARS = 4000
@@ -42,8 +42,8 @@ def style() -> Response:
 def guide() -> Response:
     """The guide: slides running the named queries, ``?workspace=&collection=&trace=&document=`` set their params."""
     scope = GuideScope(
-        workspace=arg_text("workspace", "default") or "default",
-        collection=arg_text("collection", "default") or "default",
+        workspace=arg_scope("workspace"),
+        collection=arg_scope("collection"),
         trace=arg_text("trace", max_chars=MAX_URI_CHARS),
         document=arg_text("document", max_chars=MAX_URI_CHARS),
     )

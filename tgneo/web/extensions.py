@@ -3,3 +3,6 @@
 from flask_sock import Sock
 
 sock = Sock()
+
+POLL_SECONDS = 1.0
+"""How often an idle socket looks up from ``receive`` to see whether the server is stopping."""

@@ -4,14 +4,15 @@ The protocol (frames, auth, envelopes, top-level errors) is :mod:`tgneo.stream.g
 runs it on a flask-sock WebSocket. Services:
 
 * ``graph-rag``, ``document-rag``, ``agent`` — the same engines and the same pipeline as the native
-  endpoints (:func:`tgneo.web.questions.start`), each message in a frame, the last one ``complete``;
-* ``triples`` — a pattern query (:mod:`tgneo.store.triples`): one ``{"response": [...]}`` frame, or
-  one frame per ``batch-size`` triples with ``streaming``; errors at the top level;
-* ``librarian`` — ``get-document-content``, as over REST.
+  endpoints (:func:`tgneo.service.operations.start_question`), each message in a frame, the last one
+  ``complete``;
+* ``triples`` — a pattern query (:func:`tgneo.service.operations.triples`): one ``{"response": [...]}``
+  frame, or one frame per ``batch-size`` triples with ``streaming``; errors at the top level;
+* ``librarian`` — ``get-document-content``, as over REST (:func:`tgneo.service.operations.document_content`).
 
 Requests on one socket run concurrently (TrustGraph's ``-x`` client looks labels up while its
 question still streams), on a small pool per socket; frames are written one at a time. The token of
-the auth frame fixes the workspace (:mod:`tgneo.web.auth`); an envelope naming another is refused. The
+the auth frame fixes the workspace (:mod:`tgneo.service.access`); an envelope naming another is refused. The
 ``flow`` is accepted and ignored: tgneo has one flow. When the socket closes, every engine it started
 stops at its next step; when the server stops, the socket is closed with 1001 (going away).
 """
@@ -27,17 +28,14 @@ from flask import Blueprint
 from simple_websocket import ConnectionClosed
 
 from tgneo.errors import BadRequest, Forbidden, TgneoError, Unauthorized
-from tgneo.explain.events import wire_quad
-from tgneo.store.triples import find_triples
+from tgneo.scope import DEFAULT_SCOPE
+from tgneo.service.access import Access, authenticate
+from tgneo.service.operations import document_content, start_question, triples
 from tgneo.stream import gateway as protocol
 from tgneo.stream import wire
 from tgneo.stream.framing import encode
-from tgneo.stream.options import SERVICES, name_field
-from tgneo.stream.pipeline import is_final, messages
-from tgneo.web.auth import Access, authenticate
-from tgneo.web.extensions import sock
-from tgneo.web.librarian import document_content
-from tgneo.web.questions import POLL_SECONDS, start
+from tgneo.stream.options import SERVICES
+from tgneo.web.extensions import POLL_SECONDS, sock
 from tgneo.web.services import Services, services
 
 bp = Blueprint("gateway", __name__)
@@ -59,13 +57,6 @@ def error_type(service: str, error: Exception) -> str:
     if service in SERVICES:
         return SERVICES[service].kind.error_type
     return "unexpected-error"
-
-
-def triples_payloads(svc: Services, workspace: str, request: dict[str, Any]) -> list[dict[str, Any]]:
-    """The wire triples answering a ``triples`` request in ``workspace``."""
-    pattern = wire.pattern(request)
-    collection = name_field(request, "collection")
-    return [wire_quad(q) for q in find_triples(svc.store, workspace, collection, pattern)]
 
 
 class _Socket:
@@ -127,23 +118,22 @@ class _Socket:
         service, request = envelope.service, envelope.request
         if service in SERVICES:
             body = {**request, "workspace": envelope.workspace}
-            kind, events = start(self.svc, self.access, service, body)
-            lines = messages(events, kind)
+            kind, lines = start_question(self.svc.runtime, self.access, service, body)
             try:
                 for message in lines:
-                    self.send(protocol.response(envelope.id, message, is_final(message)))
+                    self.send(protocol.response(envelope.id, message, wire.is_final(message, kind)))
             finally:
                 lines.close()  # the socket closed mid-answer: stop the engine at its next step
             return
         workspace = self.access.resolve(envelope.workspace)
         if service == "triples":
-            triples = triples_payloads(self.svc, workspace, request)
+            found = triples(self.svc.store, workspace, request)
             streaming = request.get("streaming") is True
-            for frame in protocol.triple_frames(envelope.id, triples, streaming, protocol.batch_size(request)):
+            for frame in protocol.triple_frames(envelope.id, found, streaming, protocol.batch_size(request)):
                 self.send(frame)
             return
         if service == "librarian":
-            self.send(protocol.response(envelope.id, document_content(self.svc, workspace, request), True))
+            self.send(protocol.response(envelope.id, document_content(self.svc.store, workspace, request), True))
             return
         raise protocol.GatewayError(
             f"unknown service {service!r}; tgneo serves {', '.join(GATEWAY_SERVICES)}", envelope.id
@@ -160,5 +150,5 @@ def socket(ws: Any) -> None:
     except (protocol.GatewayError, Unauthorized) as e:
         ws.send(encode(protocol.auth_failed(str(e))))
         return
-    ws.send(encode(protocol.auth_ok(access.workspace or "default")))
+    ws.send(encode(protocol.auth_ok(access.workspace or DEFAULT_SCOPE)))
     _Socket(ws, svc, access).serve()

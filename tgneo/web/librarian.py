@@ -19,45 +19,19 @@ status code.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
 from tgneo.errors import BadRequest, Forbidden, NotFound, TgneoError, Unauthorized
+from tgneo.service.operations import URI_CHARS, document_content, final_answer, operation, triples
 from tgneo.store.librarian import collections, get_text
 from tgneo.stream.options import SERVICES
-from tgneo.stream.pipeline import messages
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_text, json_body
-from tgneo.web.services import Services, services
+from tgneo.web.services import services
 
 bp = Blueprint("librarian", __name__)
-URI_CHARS = 4000
-
-
-def _operation(body: dict[str, Any], known: tuple[str, ...]) -> str:
-    operation = body.get("operation")
-    if operation not in known:
-        raise BadRequest(f"operation: {operation!r} is not supported; tgneo serves {', '.join(known)}")
-    return str(operation)
-
-
-def _document_id(body: dict[str, Any]) -> str:
-    value = body.get("document-id")
-    if not isinstance(value, str) or not value.strip() or len(value) > URI_CHARS:
-        raise BadRequest(f"document-id: required, a non-empty string of at most {URI_CHARS} characters")
-    return value
-
-
-def document_content(svc: Services, workspace: str, body: dict[str, Any]) -> dict[str, Any]:
-    """``get-document-content``: the librarian text of ``document-id``, base64-encoded, or TrustGraph's error."""
-    _operation(body, ("get-document-content",))
-    try:
-        text = get_text(svc.store, workspace, _document_id(body))
-    except NotFound as e:
-        return {"error": {"type": "request-error", "message": str(e)}}
-    return {"content": base64.b64encode(text.text.encode()).decode()}
 
 
 @bp.post("/api/v1/librarian")
@@ -65,14 +39,14 @@ def librarian() -> Response:
     """TrustGraph's librarian: ``get-document-content``."""
     body = json_body()
     workspace = current_access().resolve(body.get("workspace"))
-    return jsonify(document_content(services(), workspace, body))
+    return jsonify(document_content(services().store, workspace, body))
 
 
 @bp.post("/api/v1/collection-management")
 def collection_management() -> Response:
     """TrustGraph's collection management: ``list-collections`` (the workspace's non-empty collections)."""
     body = json_body()
-    _operation(body, ("list-collections",))
+    operation(body, ("list-collections",))
     workspace = current_access().resolve(body.get("workspace"))
     items = [
         {"collection": name, "name": name, "description": "", "tags": []}
@@ -92,37 +66,18 @@ def document_stream() -> Response:
     return Response(text.text.encode(), mimetype=text.content_type)
 
 
-def _final(service: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Run a question to its end and return its final message, carrying the whole answer."""
-    from tgneo.web.questions import start
-
-    kind, events = start(services(), current_access(), service, body)
-    answer: list[str] = []
-    final: dict[str, Any] = {}
-    for message in messages(events, kind):
-        if message.get("message_type") in ("chunk", "answer"):
-            answer.append(str(message.get("response", message.get("content", "")) or ""))
-        final = message
-    if "error" in final:
-        return {"error": final["error"]}
-    text = "".join(answer)
-    return {**final, "response": text, "answer": text} if kind.wire == "agent" else {**final, "response": text}
-
-
 @bp.post("/api/v1/flow/<flow>/service/<service>")
 def flow_service(flow: str, service: str) -> Response:
     """TrustGraph's REST flow services (non-streaming): the final payload only. ``flow`` is ignored."""
-    from tgneo.web.gateway import triples_payloads
-
-    body = json_body()
+    body: dict[str, Any] = json_body()
     if service in SERVICES:
         try:
-            return jsonify(_final(service, body))
+            return jsonify(final_answer(services().runtime, current_access(), service, body))
         except TgneoError as e:
             if isinstance(e, BadRequest | Forbidden | Unauthorized):
                 raise
             return jsonify({"error": {"type": SERVICES[service].kind.error_type, "message": str(e)}})
     if service == "triples":
         workspace = current_access().resolve(body.get("workspace"))
-        return jsonify({"response": triples_payloads(services(), workspace, body)})
+        return jsonify({"response": triples(services().store, workspace, body)})
     raise NotFound(f"no service {service!r}; tgneo serves {', '.join((*SERVICES, 'triples'))}")

@@ -15,10 +15,11 @@ from flask import Blueprint, Response, jsonify
 
 from tgneo import __version__
 from tgneo.graphmodel import PROFILES
-from tgneo.kinds import SessionKind
+from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.rdf.formats import FORMATS
+from tgneo.scope import MAX_NAME_CHARS
 from tgneo.store.named import READ_QUERIES
-from tgneo.stream.options import MAX_NAME_CHARS, OPTION_CEILINGS, SERVICES
+from tgneo.stream.options import OPTION_CEILINGS, SERVICES
 
 bp = Blueprint("openapi", __name__)
 
@@ -81,7 +82,7 @@ def _question_schema(service: str) -> dict[str, Any]:
     }
     for wire_name, option in fields.options.items():
         if option == "pattern":
-            props[wire_name] = {"type": "string", "enum": ["react", "plan-then-execute", "supervisor"]}
+            props[wire_name] = {"type": "string", "enum": [p.value for p in AgentPattern]}
         else:
             props[wire_name] = {"type": "integer", "minimum": 1, "maximum": OPTION_CEILINGS[option]}
     for ignored in sorted(fields.ignored):
@@ -93,7 +94,7 @@ def _question_schema(service: str) -> dict[str, Any]:
 
 def _question(service: str) -> dict[str, Any]:
     kind = SERVICES[service].kind
-    final = "end_of_dialog" if kind is SessionKind.AGENT else "end_of_session"
+    final = kind.final_flag
     return {
         "post": {
             "summary": f"Ask {service}: explain messages, then answer chunks, then the final message ({final})",

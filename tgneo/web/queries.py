@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from tgneo.errors import BadRequest
+from tgneo.scope import name_or_default
 from tgneo.store.named import named_query, run_named
-from tgneo.stream.options import name_field
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import json_body
 from tgneo.web.services import services
@@ -31,5 +31,5 @@ def run(name: str) -> Response:
     if not isinstance(params, dict):
         raise BadRequest("params: must be an object")
     workspace = current_access().resolve(body.get("workspace"))
-    result = run_named(services().store, name, workspace, name_field(body, "collection"), params)
+    result = run_named(services().store, name, workspace, name_or_default(body.get("collection"), "collection"), params)
     return jsonify({"name": result.name, "rows": result.rows, "truncated": result.truncated})

@@ -18,55 +18,37 @@ HTTP response) stops the engine at its next step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, request
 from simple_websocket import ConnectionClosed
 
-from tgneo.engines import Request
 from tgneo.errors import BadRequest, TgneoError
-from tgneo.explain.events import Event
-from tgneo.kinds import SessionKind
-from tgneo.stream import wire
+from tgneo.service.operations import start_question
+from tgneo.stream.fields import json_object
 from tgneo.stream.framing import NDJSON, SSE, encode, ndjson, sse
-from tgneo.stream.options import SERVICES, translate
-from tgneo.stream.pipeline import messages, prime
-from tgneo.web.auth import Access, current_access
+from tgneo.stream.options import SERVICES
+from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_flag, arg_text, json_body
-from tgneo.web.extensions import sock
-from tgneo.web.services import Services, services
+from tgneo.web.extensions import POLL_SECONDS, sock
+from tgneo.web.services import services
 
 bp = Blueprint("questions", __name__)
-POLL_SECONDS = 1.0
-"""How often an idle socket looks up from ``receive`` to see whether the server is stopping."""
-
-
-def start(svc: Services, access: Access, service: str, body: Mapping[str, Any]) -> tuple[SessionKind, Iterator[Event]]:
-    """Validate a question and start its engine; the first event is already pulled.
-
-    Raises:
-        BadRequest: the body, a field or the workspace is refused (nothing was recorded).
-        Forbidden: the token's workspace is not the one named.
-    """
-    workspace = access.resolve(body.get("workspace"))
-    ask = translate(service, {k: v for k, v in body.items() if k != "workspace"})
-    engine = svc.engine(ask.kind)
-    return ask.kind, prime(engine.answer(Request(ask.question, workspace, ask.collection, ask.options)))
 
 
 @bp.post('/api/v1/<any("graph-rag", "document-rag", "agent"):service>')
 def ask(service: str) -> Response:
     """Ask a question; the answer streams as NDJSON, or as Server-Sent Events for ``Accept: text/event-stream``."""
-    kind, events = start(services(), current_access(), service, json_body())
-    stream = messages(events, kind, timestamps=arg_flag("timestamps"))
+    _, stream = start_question(
+        services().runtime, current_access(), service, json_body(), timestamps=arg_flag("timestamps")
+    )
     if request.accept_mimetypes.best_match([NDJSON, SSE], default=NDJSON) == SSE:
         return Response(sse(stream), mimetype=SSE, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     return Response(ndjson(stream), mimetype=NDJSON, headers={"X-Accel-Buffering": "no"})
 
 
 def _read_frame(text: object) -> tuple[str, dict[str, Any]]:
-    frame = wire.json_object(text)
+    frame = json_object(text)
     service, body = frame.get("service"), frame.get("request", {})
     if not isinstance(service, str) or service not in SERVICES:
         raise BadRequest(f"service: {service!r} is not one of {', '.join(SERVICES)}")
@@ -90,11 +72,10 @@ def stream(ws: Any) -> None:
         try:
             service, body = _read_frame(text)
             body.setdefault("workspace", default_workspace)
-            kind, events = start(svc, access, service, body)
+            _, lines = start_question(svc.runtime, access, service, body, timestamps=timestamps)
         except TgneoError as e:
             ws.send(encode({"error": e.to_dict()}))
             continue
-        lines = messages(events, kind, timestamps=timestamps)
         try:
             for message in lines:
                 ws.send(encode(message))

@@ -1,7 +1,7 @@
-"""RDF in and out over HTTP: a thin layer over ``tgneo.rdf`` and ``tgneo.store.rdfio``.
+"""RDF into Neo4j over HTTP: a thin layer over ``tgneo.rdf`` and ``tgneo.store.rdfio``.
 
-* ``GET /api/v1/traces/{uri}`` in an RDF format (by ``Accept`` or ``?format=``, ``?profile=prov|trustgraph``)
-  is answered by :func:`trace_rdf`;
+(A trace *out* as RDF is ``GET /api/v1/traces/{uri}`` with an RDF ``Accept``: :mod:`tgneo.web.traces`.)
+
 * ``POST /api/v1/rdf`` imports a document (format from ``?format=`` or ``Content-Type``); bad RDF is
   a 400 naming the line and column;
 * ``/api/v1/flow/{flow}/import/triples`` is TrustGraph's bulk import socket (``tg-load-turtle``):
@@ -20,28 +20,24 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from simple_websocket import ConnectionClosed
 
-from tgneo.errors import BadRequest, TgneoError, UnsupportedFormat
-from tgneo.graphmodel import PROFILES, Profile
-from tgneo.rdf.formats import FORMATS, Format, get_format
-from tgneo.rdf.star import RDFSyntaxError, parse, serialize
+from tgneo.errors import BadRequest, RDFSyntaxError, TgneoError, UnsupportedFormat
+from tgneo.rdf.formats import get_format
+from tgneo.rdf.star import parse
 from tgneo.rdf.terms import Quad
-from tgneo.store.rdfio import export_quads, import_quads
+from tgneo.scope import name_or_default
+from tgneo.store.rdfio import import_quads
 from tgneo.stream import wire
+from tgneo.stream.fields import json_object
 from tgneo.stream.framing import encode
-from tgneo.stream.options import name_field
 from tgneo.uris import validate_iri
 from tgneo.web.auth import current_access
-from tgneo.web.bodies import MAX_RDF_BYTES, arg_text, raw_body
+from tgneo.web.bodies import MAX_RDF_BYTES, arg_scope, arg_text, raw_body
 from tgneo.web.errors import error_response
-from tgneo.web.extensions import sock
-from tgneo.web.questions import POLL_SECONDS
+from tgneo.web.extensions import POLL_SECONDS, sock
 from tgneo.web.services import services
 
 bp = Blueprint("rdf", __name__)
 log = logging.getLogger("tgneo.web.rdf")
-DEFAULT_PROFILE: Profile = "prov"
-"""DESIGN §3: strict W3C PROV-O is the default for RDF exports; ``trustgraph`` is TrustGraph's own triples."""
-RDF_MEDIA_TYPES = tuple(t for f in FORMATS.values() for t in f.media_types)
 IMPORT_BATCH = 2000
 """Quads the import socket gathers before writing them (one transaction per batch)."""
 
@@ -52,41 +48,12 @@ class UnsupportedMediaType(BadRequest):
     status = 415
 
 
-def profile_arg() -> Profile:
-    """``?profile=`` (``prov`` by default)."""
-    value = request.args.get("profile", DEFAULT_PROFILE)
-    if value not in PROFILES:
-        raise BadRequest(f"profile: {value!r} is not one of {', '.join(PROFILES)}")
-    return value
-
-
-def requested_format() -> Format | None:
-    """The RDF format ``?format=`` or ``Accept`` asks for; ``None`` when JSON is wanted (the default)."""
-    name = request.args.get("format")
-    if name is not None:
-        return None if name == "json" else get_format(name)
-    best = request.accept_mimetypes.best_match(["application/json", *RDF_MEDIA_TYPES], default="application/json")
-    return None if best == "application/json" else get_format(best)
-
-
-def trace_rdf(workspace: str, collection: str, uri: str, fmt: Format) -> Response:
-    """One trace (the root ``uri`` and every step derived from it) as RDF in ``fmt``.
-
-    Turtle and N-Triples have no named graphs: their export is the merge of the trace's graphs (as
-    TrustGraph's ``tg-graph-to-turtle`` does); N-Quads, TriG and JSON-LD keep them.
-    """
-    quads = export_quads(services().store, workspace, collection, uri, profile_arg())
-    if not fmt.named_graphs:
-        quads = [q._replace(g="") for q in quads]
-    return Response(serialize(quads, fmt), mimetype=fmt.media_type)
-
-
 @bp.post("/api/v1/rdf")
 def import_rdf() -> tuple[Response, int]:
     """Import an RDF document (quoted triples included) into a collection; 400 with line and column if it is bad."""
     access = current_access()
     workspace = access.resolve(arg_text("workspace"))
-    collection = arg_text("collection", "default") or "default"
+    collection = arg_scope("collection")
     base = arg_text("base", max_chars=4000)
     if base is not None:
         validate_iri(base, "base")
@@ -109,17 +76,17 @@ def import_rdf() -> tuple[Response, int]:
 
 def _frame_quads(text: object, collection: str | None) -> tuple[str, list[Quad]]:
     """The collection and quads of one import frame (``{"metadata": {…, "collection"}, "triples": [...]}``)."""
-    frame = wire.json_object(text)
+    frame = json_object(text)
     metadata = frame.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise BadRequest("metadata: must be an object")
-    named = name_field(metadata, "collection")
+    named = name_or_default(metadata.get("collection"), "collection")
     if collection is not None and named != collection:
         raise BadRequest(f"metadata.collection: one socket imports into one collection ({collection!r})")
     triples = frame.get("triples", [])
     if not isinstance(triples, list):
         raise BadRequest("triples: must be a list")
-    return named, [wire.quad(t, f"triples[{i}]") for i, t in enumerate(triples)]
+    return named, [wire.decode_quad(t, f"triples[{i}]") for i, t in enumerate(triples)]
 
 
 @sock.route("/api/v1/flow/<flow>/import/triples", bp=bp)  # type: ignore[untyped-decorator]

@@ -2,30 +2,35 @@
 
 A trace is JSON by default — the whole of ``tgneo.store.traces.get_trace``: steps, selected edges with
 labels and source chains, chunks, tool calls, texts, totals — and RDF when ``Accept`` names an RDF
-media type or ``?format=`` an RDF format (``tgneo.web.rdf``). Percent-encode the URI in the path.
-Everything is read in the caller's workspace only: another workspace's trace is not found (404).
+media type or ``?format=`` an RDF format (:func:`trace_rdf`, ``?profile=prov|trustgraph``).
+Percent-encode the URI in the path. Everything is read in the caller's workspace only: another
+workspace's trace is not found (404).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from tgneo.errors import BadRequest
+from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES, Profile
 from tgneo.kinds import SessionKind
+from tgneo.rdf.formats import FORMATS, Format, get_format
+from tgneo.rdf.star import serialize
+from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
 from tgneo.web.auth import current_access
-from tgneo.web.bodies import arg_int, arg_text
-from tgneo.web.rdf import requested_format, trace_rdf
+from tgneo.web.bodies import arg_int, arg_scope, arg_text
 from tgneo.web.services import services
 
 bp = Blueprint("traces", __name__)
+RDF_MEDIA_TYPES = tuple(t for f in FORMATS.values() for t in f.media_types)
 
 
 def scope() -> tuple[str, str]:
     """The workspace (``?workspace=``, checked against the token) and collection (``?collection=``)."""
     workspace = current_access().resolve(arg_text("workspace"))
-    return workspace, arg_text("collection", "default") or "default"
+    return workspace, arg_scope("collection")
 
 
 @bp.get("/api/v1/traces")
@@ -58,3 +63,32 @@ def trace(uri: str) -> Response:
         return trace_rdf(workspace, collection, uri, fmt)
     max_steps = arg_int("max_steps", MAX_TRACE_STEPS, 1, MAX_TRACE_STEPS)
     return jsonify(get_trace(services().store, workspace, collection, uri, max_steps))
+
+
+def profile_arg() -> Profile:
+    """``?profile=`` (``prov`` by default)."""
+    value = request.args.get("profile", DEFAULT_PROFILE)
+    if value not in PROFILES:
+        raise BadRequest(f"profile: {value!r} is not one of {', '.join(PROFILES)}")
+    return value
+
+
+def requested_format() -> Format | None:
+    """The RDF format ``?format=`` or ``Accept`` asks for; ``None`` when JSON is wanted (the default)."""
+    name = request.args.get("format")
+    if name is not None:
+        return None if name == "json" else get_format(name)
+    best = request.accept_mimetypes.best_match(["application/json", *RDF_MEDIA_TYPES], default="application/json")
+    return None if best == "application/json" else get_format(best)
+
+
+def trace_rdf(workspace: str, collection: str, uri: str, fmt: Format) -> Response:
+    """One trace (the root ``uri`` and every step derived from it) as RDF in ``fmt``.
+
+    Turtle and N-Triples have no named graphs: their export is the merge of the trace's graphs (as
+    TrustGraph's ``tg-graph-to-turtle`` does); N-Quads, TriG and JSON-LD keep them.
+    """
+    quads = export_quads(services().store, workspace, collection, uri, profile_arg())
+    if not fmt.named_graphs:
+        quads = [q._replace(g="") for q in quads]
+    return Response(serialize(quads, fmt), mimetype=fmt.media_type)

@@ -22,24 +22,23 @@ from tgneo.engines.base import Engine, Outcome, Request, Session
 from tgneo.errors import BadRequest
 from tgneo.explain.agent import AgentQuestion, PatternDecision
 from tgneo.explain.events import Event
-from tgneo.kinds import SessionKind
+from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.llm.base import Task
 from tgneo.llm.parsing import json_answer
 
 Pattern = Callable[[Session, Mapping[str, int]], Generator[Event, None, Outcome]]
-PATTERNS: dict[str, tuple[Pattern, str]] = {
-    "react": (lambda s, o: react(s, o["max_iterations"]), "think, call a tool, observe, until an answer"),
-    "plan-then-execute": (plan_then_execute, "plan the steps, run each, answer from the results"),
-    "supervisor": (supervise, "split into sub-goals, research each in a sub-agent, combine the findings"),
+PATTERNS: dict[AgentPattern, Pattern] = {
+    AgentPattern.REACT: lambda s, o: react(s, o["max_iterations"]),
+    AgentPattern.PLAN_THEN_EXECUTE: plan_then_execute,
+    AgentPattern.SUPERVISOR: supervise,
 }
-"""Every pattern by name, with what it is good for (the router is told)."""
+"""How each pattern (:class:`~tgneo.kinds.AgentPattern`: names and purposes) runs."""
 
 
 class Agent(Engine):
     """An agent over the knowledge graph and documents of one workspace and collection."""
 
     kind = SessionKind.AGENT
-    name = "agent"
     defaults = {"max_iterations": 8}
 
     def options(self, request: Request) -> dict[str, Any]:
@@ -65,12 +64,11 @@ class Agent(Engine):
                 uri=uris.agent_pattern_decision_uri(session.id), session=root.uri, pattern=pattern, task_type=task_type
             )
             yield session.record(decision)
-        run, _ = PATTERNS[pattern]
-        return (yield from run(session, options))
+        return (yield from PATTERNS[AgentPattern(pattern)](session, options))
 
     def route(self, session: Session) -> tuple[str, str | None]:
         """The pattern the LLM chose (``react`` when it named none of ours) and the task type it saw."""
-        patterns = [{"name": name, "description": about} for name, (_, about) in PATTERNS.items()]
+        patterns = [{"name": p.value, "description": p.purpose} for p in AgentPattern]
         call = session.complete(Task("router", {"question": session.question, "patterns": patterns}))
         decision = json_answer(call, "router", dict)
         pattern = decision.get("pattern") if decision.get("pattern") in PATTERNS else "react"

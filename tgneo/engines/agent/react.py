@@ -21,6 +21,7 @@ from typing import Any
 
 from tgneo import uris
 from tgneo.engines.agent.tools import TOOLS, ToolError
+from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Outcome, Session
 from tgneo.engines.graphrag import usage
 from tgneo.errors import BadRequest
@@ -157,5 +158,6 @@ def conclude(
         termination_reason=reason,
         **(usage(call) if call is not None else {}),
     )
-    yield session.record(conclusion, {document: answer})
-    return Outcome(answer, conclusion.uri)
+    citations, sentences = attribute(answer, session.ctx.evidence, session.ctx.llm, conclusion.uri)
+    yield session.record(conclusion, {document: answer}, attached=sentences)
+    return Outcome(answer, conclusion.uri, citations=citations)

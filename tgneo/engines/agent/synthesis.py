@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 
 from tgneo import uris
+from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Outcome, Session
 from tgneo.engines.graphrag import usage
 from tgneo.explain.agent import AgentSynthesis
@@ -24,5 +25,6 @@ def synthesise(session: Session, results: Sequence[tuple[str, str, str]]) -> Gen
         termination_reason="final-answer",
         **usage(call),
     )
-    yield session.record(synthesis, {document: call.text})
-    return Outcome(call.text, synthesis.uri)
+    citations, sentences = attribute(call.text, session.ctx.evidence, session.ctx.llm, synthesis.uri)
+    yield session.record(synthesis, {document: call.text}, attached=sentences)
+    return Outcome(call.text, synthesis.uri, citations=citations)

@@ -83,6 +83,7 @@ class _RagTool(Tool):
         except BadRequest as e:
             raise ToolError(f"{self.name}: {e}") from e
         session.ctx.cite(list(outcome.sources))
+        session.ctx.evidence.extend(outcome.evidence)
         return ToolResult(outcome.answer, outcome.final_step)
 
 

@@ -1,11 +1,25 @@
-"""Markdown: one section per heading, inline markup reduced to its text.
+"""Markdown (CommonMark, and the MyST dialect Sphinx projects write): one section per heading.
 
-Headings are ATX (``## Early life``) or setext (a line underlined with ``===`` or ``---``); those
-inside fenced code blocks do not count. Text before the first heading is a section of its own. The
-first level-1 heading (else the first heading) is the title. A section's text is its heading line
-then its body, with links and images reduced to their text, emphasis and code marks removed, and
-block quote and list markers dropped — the prose a reader sees, which is what the extractor and the
-chunk's offsets refer to.
+What a section holds is the prose a reader sees, kept so that identifiers survive:
+
+* **headings** are ATX (``## Early life``) or setext (a line underlined with ``===`` or ``---``),
+  never inside a code block; an ATX "heading" of more than :data:`MAX_HEADING_WORDS` words is prose
+  whose line breaks were lost (a whole document on one line), and reads as prose;
+* **code spans stay code spans** (```pip cache dir```, with their backticks), untouched by the other
+  inline rules, so that ``PIP_<UPPER_LONG_NAME>`` or ``urn:graph:retrieval`` reaches the extractor
+  whole; links and images become their text, emphasis marks and inline HTML tags go;
+* **fenced code blocks** are kept verbatim with their fences (the extractor tells code from prose by
+  them); MyST directives that hold prose (``{note}``, ``{warning}``, ``{tab} Linux``, ``{admonition}
+  Example``, ``{versionchanged} 23.3`` …) are read as prose, opened by the line Sphinx would render
+  (``Note``, ``Linux``, ``Changed in version 23.3``); MyST roles become their text (``{ref}`` links)
+  or a code span (``{any}`--require-hashes```, ``{file}``, ``{pypi}``…);
+* **lists** keep their markers (one item a line), **tables** keep one row a line with cells joined by
+  ``|`` (the separator row dropped), a **definition list** reads ``Term: definition`` on one line,
+  block quote markers go, and MyST targets (``(config-file)=``) and link definitions
+  (``[name]: https://…``) are dropped.
+
+Text before the first heading is a section of its own. The first level-1 heading (else the first
+heading) is the title.
 """
 
 from __future__ import annotations
@@ -15,52 +29,154 @@ import re
 from tgneo.ingest.readers.base import Decoded, Part, clean, decode_text
 
 MIME = "text/markdown"
+MAX_HEADING_WORDS = 16
+"""An ATX line with more words than this is prose that lost its line breaks, not a heading."""
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(\{([\w-]+)\}\s*(.*?)|.*?)\s*$")
+_PROSE_DIRECTIVES = {
+    "note": "Note", "warning": "Warning", "caution": "Caution", "tip": "Tip", "hint": "Hint",
+    "important": "Important", "attention": "Attention", "danger": "Danger", "error": "Error",
+    "seealso": "See also", "admonition": "", "tab": "", "dropdown": "", "topic": "", "sidebar": "",
+    "versionadded": "New in version", "versionchanged": "Changed in version", "deprecated": "Deprecated since version",
+}  # fmt: skip
+"""MyST directives whose body is prose, and the title line Sphinx renders for each (its argument after)."""
+_TARGET = re.compile(r"^\s*\([^()]+\)=\s*$")
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(\S+)?\s*$")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_ROLE = re.compile(r"\{([\w:-]+)\}(`+)(.+?)\2")
+_ROLE_TARGET = re.compile(r"\s*<[^<>]+>\s*$")
+_LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "abbr", "sup", "sub", "guilabel", "menuselection"})
+_HTML_TAG = re.compile(
+    r"</?(?:a|abbr|b|br|code|del|details|div|em|i|img|ins|kbd|mark|p|pre|s|small|span|strong|sub|summary|sup|"
+    r"table|tbody|td|th|thead|tr|u)\b[^<>]*>",
+    re.IGNORECASE,
+)
 _INLINE = (
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # images → alt text
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # links → their text
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),  # reference links
-    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
+    (re.compile(r"\[\^([^\]]+)\]"), r"[\1]"),  # footnote references
+    (re.compile(r"(?<![\w\]])\[([^\]\n]+)\](?![(\[:])"), r"\1"),  # shortcut reference links
+    (_HTML_TAG, ""),
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),  # strong
     (re.compile(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])"), r"\2"),  # emphasis
-    (re.compile(r"`([^`]*)`"), r"\1"),  # code spans
 )
-_BLOCK_MARK = re.compile(r"^ {0,3}(?:>\s?|[-*+]\s+|\d+[.)]\s+)")
+_LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s")
+_QUOTE = re.compile(r"^(\s*)(?:>\s?)+")
+_DEFINITION = re.compile(r"^\s*:\s{1,4}(?=\S)")
+
+
+def _role(match: re.Match[str]) -> str:
+    """A MyST role: a link's text, ``PEP n``, or a code span of what it names."""
+    name, text = match.group(1).split(":")[-1], match.group(3)
+    shown = _ROLE_TARGET.sub("", text) or text.strip("<>")
+    if name in _LINK_ROLES:
+        return shown
+    if name == "pep":
+        return f"PEP {shown}"
+    return f"`{shown}`"
 
 
 def plain(line: str) -> str:
-    """One line of Markdown as the text a reader sees."""
-    line = _BLOCK_MARK.sub("", line)
+    """One line of Markdown as the text a reader sees, code spans kept whole (see the module docstring)."""
+    line = _QUOTE.sub(r"\1", line)
+    line = _DEFINITION.sub("", line)
+    line = _ROLE.sub(_role, line)
+    out: list[str] = []
+    last = 0
+    for span in _CODE_SPAN.finditer(line):
+        out.append(_inline(line[last : span.start()]))
+        out.append(span.group(0))
+        last = span.end()
+    out.append(_inline(line[last:]))
+    return "".join(out)
+
+
+def _inline(text: str) -> str:
     for pattern, repl in _INLINE:
-        line = pattern.sub(repl, line)
-    return line
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _table_row(line: str) -> str | None:
+    """A table row as its cells joined by `` | ``; ``None`` when ``line`` is no table row."""
+    stripped = line.strip()
+    if not (stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1):
+        return None
+    cells = [plain(cell.strip()) for cell in re.split(r"(?<!\\)\|", stripped[1:-1])]
+    return " | ".join(cell for cell in cells if cell)
+
+
+class _Fences:
+    """The open fenced blocks at a line: code blocks (kept verbatim) and prose directives (read as Markdown)."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, bool]] = []  # (fence, holds prose)
+
+    @property
+    def in_code(self) -> bool:
+        return any(not prose for _, prose in self.stack)
+
+    def line(self, line: str) -> tuple[bool, str | None]:
+        """Whether ``line`` opens or closes a fence, and the text it stands for (``None``: nothing)."""
+        match = _FENCE.match(line)
+        if match is None:
+            return False, None
+        fence = match.group(2)
+        if self.stack and fence[0] == self.stack[-1][0][0] and len(fence) >= len(self.stack[-1][0]):
+            if not match.group(3).strip() or self.in_code:  # a closing fence (nothing after it)
+                _, prose = self.stack.pop()
+                return True, None if prose else line.strip()
+        if self.in_code:
+            return False, None  # a fence-like line inside code is code
+        directive, argument = match.group(4), (match.group(5) or "").strip()
+        if directive is not None and directive.lower() in _PROSE_DIRECTIVES:
+            self.stack.append((fence, True))
+            title = " ".join(t for t in (_PROSE_DIRECTIVES[directive.lower()], plain(argument)) if t)
+            return True, title
+        self.stack.append((fence, False))
+        return True, line.strip()
 
 
 def read(data: bytes) -> Decoded:
     """Sections of a Markdown file (see the module docstring)."""
     lines = decode_text(data).split("\n")
     sections: list[tuple[int, str | None, list[str]]] = [(0, None, [])]
-    fenced = False
+    fences = _Fences()
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
-            fenced = not fenced
+        is_fence, shown = fences.line(line)
+        if is_fence:
+            if shown:
+                sections[-1][2].append(shown)
             i += 1
             continue
-        heading = None if fenced else _heading(lines, i)
+        if fences.in_code:
+            sections[-1][2].append(line)
+            i += 1
+            continue
+        heading = _heading(lines, i)
         if heading is not None:
             level, text, used = heading
             sections.append((level, text, [text]))
             i += used
             continue
-        if not fenced:
-            line = plain(line)
-        sections[-1][2].append(line)
         i += 1
+        if _TARGET.match(line) or _LINK_DEFINITION.match(line) or _TABLE_SEPARATOR.match(line):
+            continue
+        atx = _ATX.match(line)
+        if atx and atx.group(2):  # too long for a heading: prose that lost its line breaks
+            line = atx.group(2)
+        row = _table_row(line)
+        body = sections[-1][2]
+        if row is None and _DEFINITION.match(line) and body and _is_term(body[-1]):
+            body[-1] = f"{body[-1].strip()}: {plain(line).strip()}"  # a definition list: "Term: definition"
+            continue
+        body.append(row if row is not None else plain(line))
     parts: list[Part] = []
     for _, label, body in sections:
         text = clean("\n".join(body))
@@ -71,11 +187,26 @@ def read(data: bytes) -> Decoded:
     return Decoded("markdown", MIME, False, tuple(parts), title=title)
 
 
+def _is_term(line: str) -> bool:
+    """A line that can be a definition list's term: short, one line, no closing punctuation."""
+    stripped = line.strip()
+    return bool(stripped) and len(stripped.split()) <= 6 and stripped[-1] not in ".!?:;,"
+
+
 def _heading(lines: list[str], i: int) -> tuple[int, str, int] | None:
     """``(level, text, lines used)`` when a heading starts at line ``i``."""
     atx = _ATX.match(lines[i])
-    if atx and atx.group(2):
-        return len(atx.group(1)), plain(atx.group(2)), 1
-    if lines[i].strip() and i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not _BLOCK_MARK.match(lines[i]):
-        return (1 if lines[i + 1].strip()[0] == "=" else 2), plain(lines[i].strip()), 2
+    if atx and atx.group(2) and len(atx.group(2).split()) <= MAX_HEADING_WORDS:
+        return len(atx.group(1)), _bare(plain(atx.group(2))), 1
+    line = lines[i]
+    if (
+        line.strip() and i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not _FENCE.match(line)
+        and len(line.split()) <= MAX_HEADING_WORDS and _table_row(line) is None and not _LIST_ITEM.match(line)
+    ):  # fmt: skip
+        return (1 if lines[i + 1].strip()[0] == "=" else 2), _bare(plain(line.strip())), 2
     return None
+
+
+def _bare(heading: str) -> str:
+    """A heading as a label: the text of its code spans without their backticks (``pip cache dir``)."""
+    return _CODE_SPAN.sub(lambda m: m.group(2), heading)

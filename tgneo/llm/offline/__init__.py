@@ -12,50 +12,41 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
-from typing import Any
+from collections.abc import Generator, Sequence
 
 from tgneo.llm.base import LLM, Completion, Embeddings, LLMError, Task
-from tgneo.llm.offline import embed as hashed
+from tgneo.llm.offline import answers, extraction
+from tgneo.llm.offline.embedders import embedder
+from tgneo.llm.offline.handlers import HANDLERS
 from tgneo.llm.offline.text import count
 from tgneo.llm.prompts import render
 
 MODEL = "tgneo-offline"
 
-Handler = Callable[[Mapping[str, Any]], str]
-HANDLERS: dict[str, Handler] = {}
-"""How the offline provider answers each stage; modules register into it with :func:`handles`."""
-
-
-def handles(stage: str) -> Callable[[Handler], Handler]:
-    """Register the decorated function as the offline answer to ``stage``."""
-
-    def register(fn: Handler) -> Handler:
-        HANDLERS[stage] = fn
-        return fn
-
-    return register
-
-
-def _load_handlers() -> None:
-    import tgneo.llm.offline.extraction  # noqa: F401  (registers the rule-based extractor)
-    from tgneo.llm.offline import answers  # noqa: F401  (registers its handlers)
+_REGISTERED = (answers, extraction)
+"""The modules whose handlers fill :data:`~tgneo.llm.offline.handlers.HANDLERS` as they are imported."""
 
 
 class OfflineLLM(LLM):
-    """Deterministic, network-free answers (see the module docstring)."""
+    """Deterministic, network-free answers (see the module docstring).
+
+    Args:
+        chunk_words: words per streamed piece.
+        embedding_model: which offline embedder embeds (:mod:`tgneo.llm.offline.embedders`; the
+            default when ``None``).
+    """
 
     name = "offline"
     model = MODEL
-    embedding_model = hashed.MODEL
 
-    def __init__(self, chunk_words: int = 3) -> None:
-        _load_handlers()
+    def __init__(self, chunk_words: int = 3, embedding_model: str | None = None) -> None:
         self.chunk_words = chunk_words
+        self.embedder = embedder(embedding_model)
+        self.embedding_model = self.embedder.model
 
     @property
     def dimensions(self) -> int:
-        return hashed.DIMENSIONS
+        return self.embedder.dimensions
 
     def complete(self, task: Task) -> Completion:
         started = time.perf_counter()
@@ -75,8 +66,8 @@ class OfflineLLM(LLM):
 
     def embed(self, texts: Sequence[str]) -> Embeddings:
         started = time.perf_counter()
-        vectors = [hashed.embed_one(t) for t in texts]
-        return Embeddings(vectors, self.embedding_model, hashed.DIMENSIONS, sum(count(t) for t in texts), _ms(started))
+        vectors = self.embedder.vectors(texts)
+        return Embeddings(vectors, self.embedding_model, self.dimensions, sum(count(t) for t in texts), _ms(started))
 
 
 def _ms(started: float) -> int:

@@ -1,35 +1,46 @@
 """The offline provider's answers to the engines' stages: grounding, edge scoring and reasoning,
 synthesis, and the agents' router, ReAct policy, planner and decomposer.
 
-Each handler is registered with :func:`tgneo.llm.offline.handles` and returns text in the format its
+Each handler is registered with :func:`tgneo.llm.offline.handlers.handles` and returns text in the format its
 stage's prompt asks of a real model (so the engines parse one format). The rules only restate their
 inputs — nothing here knows any fact:
 
-* grounding: the names the question mentions, then its other content words;
-* edge scoring: shared word stems between question and edge, plus hashed-embedding similarity;
-* edge reasoning: names the concept and the shared words the edge matched;
-* synthesis: the selected facts as sentences; Document RAG: the passages' sentences that share most
-  words with the question, quoted;
+* grounding: the identifiers, names and noun phrases the question mentions, then its other content words;
+* edge scoring: the question's key terms each edge's evidence sentence (else its labels) holds,
+  weighted by rarity (:func:`tgneo.nlp.align.rank`), plus embedding similarity;
+* edge reasoning: names the concept and the shared words the edge matched, and quotes its evidence;
+* synthesis: the evidence sentences of the best edges, quoted, best first, each once — or, for edges
+  extracted without evidence, their facts as sentences; Document RAG: the passages' sentences that
+  hold most of the question's key terms, quoted;
 * router: comparisons of several names → supervisor, ordered multi-part requests → plan-then-execute,
   anything else → ReAct;
-* ReAct: arithmetic → calculator; otherwise the knowledge graph, then the documents, then answer with
-  what the observations said; after a failed tool, another tool.
+* ReAct: arithmetic → calculator; otherwise the knowledge graph first; when what it found holds too
+  little of the question (or nothing), the documents too; then answer with the observation that holds
+  most of the question; after a failed tool, another tool.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tgneo.llm.offline import handles
 from tgneo.llm.offline.embed import cosine, embed_one
-from tgneo.llm.offline.text import content_words, fold, names, sentences, stem
+from tgneo.llm.offline.handlers import handles
+from tgneo.nlp.align import rank
+from tgneo.nlp.segment import sentences
+from tgneo.nlp.terms import terms
+from tgneo.nlp.words import STOPWORDS, content_words, fold, names, stem
 
 _ARITHMETIC = re.compile(r"\d[\d.\s]*(?:[-+*/^%x×÷]\s*\(?\s*[\d.]+\s*\)?\s*)+")
-_NOTHING = ("no knowledge-graph edges", "nothing", "do not answer", "could not", "no passages", "no documents")
+_NOTHING = (
+    "no knowledge-graph edges", "no knowledge-graph entity", "have no edges", "nothing", "do not answer", "could not",
+    "no passages", "no documents", "no document chunk",
+)  # fmt: skip
+ANSWERS_ENOUGH = 0.5
+"""How much of the question's key terms (weighted, :func:`tgneo.nlp.align.rank`) an observation must hold
+for the ReAct policy to answer with it rather than ask the other store."""
 
 
 def _stems(text: str) -> set[str]:
@@ -37,10 +48,13 @@ def _stems(text: str) -> set[str]:
 
 
 def _concepts(question: str) -> list[str]:
-    found = [fold(n) for n in names(question)]
-    named = {w for n in found for w in n.split()}
-    for word in content_words(question):
-        if word not in named and len(word) > 2:
+    """Identifiers and names first (as written), then noun phrases, then the other content words."""
+    mentioned = terms(question)
+    found = [t.text if t.kind not in ("phrase", "name") else fold(t.text) for t in mentioned if t.kind != "phrase"]
+    found += [fold(t.text) for t in mentioned if t.kind == "phrase" and fold(t.text) not in STOPWORDS]
+    covered = {w for c in found for w in fold(c).replace("-", " ").replace("_", " ").split()}
+    for word in (re.sub(r"['’]s$", "", w) for w in content_words(question)):
+        if word not in covered and len(word) > 2:
             found.append(word)
     return list(dict.fromkeys(found))
 
@@ -56,29 +70,40 @@ def _overlap(question: str, text: str) -> float:
     return len(wanted & _stems(text)) / len(wanted) if wanted else 0.0
 
 
+def _said(edge: Mapping[str, Any]) -> str:
+    """What an edge says: its evidence sentence — with the names of its ends the sentence does not spell out
+    (an anaphor's: *This functionality …*) — else its labels."""
+    evidence = edge.get("evidence")
+    if not (isinstance(evidence, str) and evidence.strip()):
+        return str(edge["text"])
+    folded = fold(evidence)
+    hidden = [str(edge[end]) for end in ("subject", "object") if edge.get(end) and fold(str(edge[end])) not in folded]
+    return f"{evidence} ({', '.join(hidden)})" if hidden else evidence
+
+
 @handles("edge-scoring")
 def edge_scoring(inputs: Mapping[str, Any]) -> str:
-    """A score per edge: 0.7 × the weighted share of the question's stems it holds + 0.3 × cosine.
+    """A score per edge: 0.65 × the weighted share of the question's key terms it says + 0.25 × cosine +
+    0.1 × the share of its relation's words the question uses.
 
-    A stem's weight is its inverse frequency among the edges scored (``log(1 + n / df)``): a word every
-    edge shares (the name the whole neighbourhood is about) tells the edges apart less than a rare one
-    (the relation the question asks about).
+    What an edge says is its evidence sentence (else its labels); a term's weight is its rarity among
+    the edges scored (:func:`tgneo.nlp.align.rank`): a word every edge shares (the name the whole
+    neighbourhood is about) tells the edges apart less than a rare one (what the question asks about).
+    Of the edges one sentence gave, the one whose relation the question names (*named after* for
+    "… named after …?") comes first.
     """
-    question = " ".join([str(inputs["question"]), *map(str, inputs.get("concepts", []))])
-    wanted = _stems(question)
-    edges = [(edge["id"], str(edge["text"]), _stems(str(edge["text"]))) for edge in inputs["edges"]]
-    df: dict[str, int] = {}
-    for _, _, stems in edges:
-        for s in stems & wanted:
-            df[s] = df.get(s, 0) + 1
-    weight = {s: math.log(1 + len(edges) / df.get(s, 1)) for s in wanted}
-    total = sum(weight.values()) or 1.0
-    q_vector = embed_one(question)
+    question = str(inputs["question"])
+    concepts = [str(c) for c in inputs.get("concepts", [])]
+    texts = [_said(edge) for edge in inputs["edges"]]
+    shares = rank(question, texts, extra=concepts)
+    q_vector = embed_one(" ".join([question, *concepts]))
+    asked = _stems(question)
     scores = []
-    for key, text, stems in edges:
-        share = sum(weight[s] for s in stems & wanted) / total
-        score = 0.7 * share + 0.3 * max(0.0, cosine(q_vector, embed_one(text)))
-        scores.append({"id": key, "score": round(score, 4)})
+    for edge, text, share in zip(inputs["edges"], texts, shares, strict=True):
+        relation = _stems(str(edge.get("relation") or ""))
+        named = len(relation & asked) / len(relation) if relation else 0.0
+        score = 0.65 * share + 0.25 * max(0.0, cosine(q_vector, embed_one(text))) + 0.1 * named
+        scores.append({"id": edge["id"], "score": round(score, 4)})
     return json.dumps(scores)
 
 
@@ -99,13 +124,14 @@ def edge_reasoning(inputs: Mapping[str, Any]) -> str:
     concepts = [str(c) for c in inputs.get("concepts", [])] or _concepts(str(inputs["question"]))
     out = []
     for edge in inputs["edges"]:
-        text = str(edge["text"])
-        concept, shared = _best_concept(concepts, text)
+        text = str(edge.get("evidence") or "").strip() or str(edge["text"])
+        concept, shared = _best_concept(concepts, _said(edge))
         if shared:
             why = f"Matches the concept '{concept}' (shared words: {', '.join(sorted(set(shared)))})"
         else:
             why = f"Scored {float(edge.get('score', 0)):.2f} for the question as a whole, no concept named directly"
-        out.append({"id": edge["id"], "concept": concept, "reasoning": f"{why}; it states: {text}."})
+        says = f"its evidence: “{text}”" if text != str(edge["text"]) else f"it states: {text}."
+        out.append({"id": edge["id"], "concept": concept, "reasoning": f"{why}; {says}"})
     return json.dumps(out)
 
 
@@ -117,45 +143,59 @@ def _sentence(fact: str) -> str:
     return fact if fact.endswith((".", "!", "?")) else fact + "."
 
 
+MAX_ANSWER_SENTENCES = 3
+"""The most sentences an offline answer quotes: an answer, not a list of everything retrieved."""
+QUOTE_SHARE = 0.7
+"""A sentence is quoted beside the best one only when it scores at least this share of the best's score."""
+
+
+def _quoted(question: str, sentences_: Sequence[str]) -> list[str]:
+    """The sentences worth quoting, best first: each once, at most :data:`MAX_ANSWER_SENTENCES`, and
+    only those scoring at least :data:`QUOTE_SHARE` of the best (``sentences_`` come best first already)."""
+    unique = list(dict.fromkeys(" ".join(s.split()) for s in sentences_ if s.strip()))
+    if not unique:
+        return []
+    scores = rank(question, unique)
+    best = max(scores)
+    if best == 0:
+        return []
+    kept = [s for s, score in zip(unique, scores, strict=True) if score >= QUOTE_SHARE * best]
+    return kept[:MAX_ANSWER_SENTENCES]
+
+
 @handles("synthesis")
 def synthesis(inputs: Mapping[str, Any]) -> str:
-    """The selected facts as sentences, most relevant first (the engine orders them), at most eight."""
+    """The evidence sentences of the selected edges, quoted (the engine orders them best first).
+
+    Edges extracted without evidence are stated as their facts, at most eight, as sentences.
+    """
+    question = str(inputs["question"])
+    quoted = _quoted(question, [str(e) for e in inputs.get("evidence", []) if e])
+    if quoted:
+        return " ".join(_sentence(s) for s in quoted)
     facts = [_sentence(str(f)) for f in inputs.get("facts", []) if str(f).strip()]
     if not facts:
         return "The knowledge graph holds nothing that answers this question."
     return "According to the knowledge graph: " + " ".join(facts[:8])
 
 
-def _best_sentences(question: str, texts: Sequence[str], keep: int) -> list[str]:
-    """The sentences of ``texts`` that share most of the question's words, in their original order.
-
-    Words are weighted by their inverse frequency among the sentences (as in edge scoring), so a
-    sentence naming what the question asks about (*river*) beats one repeating who it is about.
-    """
-    wanted = _stems(question)
-    found = [s for text in texts for s in sentences(text)]
-    stems = [_stems(s) & wanted for s in found]
-    df: dict[str, int] = {}
-    for shared in stems:
-        for w in shared:
-            df[w] = df.get(w, 0) + 1
-    ranked: list[tuple[float, int, str]] = []
-    for order, (sentence, shared) in enumerate(zip(found, stems, strict=True)):
-        if shared:
-            weight = sum(math.log(1 + len(found) / df[w]) for w in shared)
-            ranked.append((weight / (1 + 0.01 * len(sentence)), order, sentence))
-    chosen = sorted(sorted(ranked, key=lambda r: (-r[0], r[1]))[:keep], key=lambda r: r[1])
-    return list(dict.fromkeys(s for _, _, s in chosen))
+def _best_sentences(question: str, texts: Sequence[str]) -> list[str]:
+    """The sentences of ``texts`` (headings left out) that hold most of the question's key terms, best first."""
+    found = list(dict.fromkeys(s for text in texts for s in sentences(text)))
+    scores = rank(question, found)
+    ranked = sorted(((score, order, s) for order, (s, score) in enumerate(zip(found, scores, strict=True))
+                     if score > 0), key=lambda r: (-r[0], r[1]))  # fmt: skip
+    return _quoted(question, [s for _, _, s in ranked])
 
 
 @handles("docrag-synthesis")
 def docrag_synthesis(inputs: Mapping[str, Any]) -> str:
-    """The three passage sentences that share most words with the question, quoted as written."""
+    """The passage sentences that hold most of the question's key terms, quoted as written, best first."""
     passages = [str(p["text"]) for p in inputs.get("passages", [])]
-    best = _best_sentences(str(inputs["question"]), passages, 3)
+    best = _best_sentences(str(inputs["question"]), passages)
     if not best:
         return "The documents retrieved do not answer this question."
-    return "According to the documents: " + " ".join(best)
+    return " ".join(_sentence(s) for s in best)
 
 
 @handles("router")
@@ -211,14 +251,31 @@ def react(inputs: Mapping[str, Any]) -> str:
             return _step(thought, remaining[0], {"question": question})
         return json.dumps({"thought": "Every tool I tried failed.",
                            "final_answer": f"I could not find an answer: {last['error']}"})  # fmt: skip
-    if last.get("action") == "knowledge-query" and _says_nothing(observation) and "document-query" in tools:
-        return _step("The knowledge graph had nothing; the documents may.", "document-query", {"question": question})
-    if _says_nothing(observation):
-        return json.dumps({"thought": "No tool found anything.",
+    if last.get("action") == "calculator" and not _says_nothing(observation):
+        return json.dumps({"thought": "The calculator observation answers the question.",
+                           "final_answer": f"{_expression(question)} = {observation}."})  # fmt: skip
+    found = {str(h.get("action")): str(h.get("observation") or "") for h in history if not h.get("error")}
+    found = {tool: text for tool, text in found.items() if not _says_nothing(text)}
+    relevance = {tool: _relevance(question, text) for tool, text in found.items()}
+    if last.get("action") == "knowledge-query" and "document-query" in tools and "document-query" not in tried:
+        if "knowledge-query" not in relevance:
+            thought = "The knowledge graph had nothing; the documents may."
+            return _step(thought, "document-query", {"question": question})
+        if relevance["knowledge-query"] < ANSWERS_ENOUGH:
+            thought = "What the knowledge graph found answers little of the question; the documents may say more."
+            return _step(thought, "document-query", {"question": question})
+    if not found:
+        return json.dumps({"thought": "No tool found anything: neither the knowledge graph nor the documents.",
                            "final_answer": "I found nothing that answers this question."})  # fmt: skip
-    answer = observation if last.get("action") != "calculator" else f"{_expression(question)} = {observation}."
-    return json.dumps({"thought": f"The {last.get('action')} observation answers the question.",
-                       "final_answer": answer})  # fmt: skip
+    best = max(found, key=lambda tool: (relevance[tool], tool == last.get("action")))
+    return json.dumps({"thought": f"The {best} observation answers the question best.",
+                       "final_answer": found[best]})  # fmt: skip
+
+
+def _relevance(question: str, text: str) -> float:
+    """How much of the question an observation holds (its best sentence's weighted share of the key terms)."""
+    pieces = sentences(text) or [text]
+    return max(rank(question, pieces))
 
 
 def _step(thought: str, action: str, arguments: Mapping[str, Any]) -> str:

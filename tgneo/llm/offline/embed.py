@@ -14,7 +14,7 @@ import hashlib
 import math
 from collections.abc import Iterable
 
-from tgneo.llm.offline.text import STOPWORDS, stem, words
+from tgneo.nlp.words import STOPWORDS, stem, words
 
 DIMENSIONS = 256
 MODEL = "tgneo-offline-hash-256"

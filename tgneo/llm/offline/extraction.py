@@ -1,42 +1,57 @@
-"""The offline answer to ``"extraction"``: facts from plain encyclopedic prose by rules, no model.
+"""The offline answer to ``"extraction"``: facts from prose and technical text by rules, no model.
 
 It answers in the format of ``tgneo/llm/prompts/extraction.txt`` (a JSON array of
-``{"s", "p", "o", "literal"}``), so the ingest pipeline parses one format whichever provider answered.
+``{"s", "p", "o", "literal"}``), plus each fact's ``evidence``: the sentence it was read from, as the
+segmenter cut it (:mod:`tgneo.nlp.segment`). The ingest pipeline parses one format whichever provider
+answered, and finds the evidence itself for a provider that gives none.
 
-What it does, clause by clause (sentences and names come from :mod:`tgneo.llm.offline.sentences`):
+Two kinds of facts, sentence by sentence (every unit but headings: sentences, list items, table
+rows, short code blocks):
 
-* **subject**: the name (or names joined by ``and``) opening the clause; ``he``/``she``/``it``/
-  ``they`` stand for the previous clause's subject; ``Her husband Pierre Curie …`` gives
-  ``(Pierre Curie, husband of, <her>)`` and makes Pierre Curie the subject; a clause starting with
-  ``and``/``but`` + verb (``… and moved to Paris``) keeps the previous subject;
-* **relation**: the verb phrase after the subject with auxiliaries, adverbs and articles left out,
-  keeping its particles: ``was born in`` → ``born in``, ``was discovered by`` → ``discovered by``;
-  ``is a``/``was an`` + noun phrase → ``is a``; ``is the capital of`` + name → ``capital of``;
-* **objects**: names, dates (as literals), and bare noun phrases right after the verb
-  (``discovered polonium and radium``); each further ``preposition + name/date`` gives the verb with
-  that preposition (``born in Warsaw in 1867`` → ``born in`` twice); ``studied physics at X`` also
-  gives ``studied physics at``;
-* **asides**: ``X, a Polish physicist,`` → ``(X, is a, Polish physicist)``; ``X, the capital of Y,`` →
-  ``(X, capital of, Y)``; ``X, who was born in Y,`` → ``(X, born in, Y)``;
-* **names** mentioned again by surname (or first name) alone mean the last full name that ends
-  (or starts) with it in the same passage: ``Curie`` after ``Marie Curie`` is Marie Curie.
+* **co-occurrence** (what the best model-free GraphRAG indexing does): the terms a sentence names —
+  identifiers kept whole (code spans, IRIs, options, environment variables, paths, ``snake_case``,
+  ``kebab-case``, ``CamelCase``), names and key noun phrases (:mod:`tgneo.nlp.terms`) — are related
+  pairwise by :data:`CO_OCCURS`, in reading order, at most :data:`MAX_TERMS` terms a sentence;
+* **relations** from plain encyclopedic prose, clause by clause, where the rules fire (names and
+  sentences come from :mod:`tgneo.llm.offline.sentences`):
+
+  - **subject**: the name (or names joined by ``and``) opening the clause; ``he``/``she``/``it``/
+    ``they`` stand for the previous clause's subject; ``Her husband Pierre Curie …`` gives
+    ``(Pierre Curie, husband of, <her>)`` and makes Pierre Curie the subject; a clause starting with
+    ``and``/``but`` + verb (``… and moved to Paris``) keeps the previous subject;
+  - **relation**: the verb phrase after the subject with auxiliaries, adverbs and articles left out,
+    keeping its particles: ``was born in`` → ``born in``, ``was discovered by`` → ``discovered by``;
+    ``is a``/``was an`` + noun phrase → ``is a``; ``is the capital of`` + name → ``capital of``;
+  - **objects**: names, dates (as literals), and bare noun phrases right after the verb
+    (``discovered polonium and radium``); each further ``preposition + name/date`` gives the verb with
+    that preposition (``born in Warsaw in 1867`` → ``born in`` twice);
+  - **asides**: ``X, a Polish physicist,`` → ``(X, is a, Polish physicist)``; ``X, the capital of Y,``
+    → ``(X, capital of, Y)``; ``X, who was born in Y,`` → ``(X, born in, Y)``;
+  - **names** mentioned again by surname (or first name) alone mean the last full name that ends
+    (or starts) with it in the same passage: ``Curie`` after ``Marie Curie`` is Marie Curie.
+
+  A relation is kept only when it reads as one (:func:`_reads_as_fact`): a verb phrase of at most
+  :data:`_MAX_RELATION_WORDS` words that is not a bare auxiliary, between a subject the sentence or
+  the passage names and an object that is a name, a date or a term of the sentence — so technical
+  prose, which the rules were not written for, gives no fragments like ``(Pip, has, number)``.
 
 What it does not do: it never states a negated or hedged clause (``not``, ``never``, ``may``…), it
-does not resolve ``the element``/``the couple`` to what they refer to, it reads no object relative
-clauses (``which she named after …``), no lists of more than names and short noun phrases, and no
-meaning: ``became a professor`` and ``was awarded a prize`` are just relations named by their words.
+does not resolve ``the element``/``the couple`` to what they refer to, and it reads no meaning:
+``became a professor`` and ``was awarded a prize`` are just relations named by their words.
 It knows no facts; everything it answers is a restatement of words in the passage.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from tgneo.llm.base import LLMError
-from tgneo.llm.offline import handles
+from tgneo.llm.offline.handlers import handles
 from tgneo.llm.offline.sentences import (
     ADVERBS,
     AUXILIARIES,
@@ -54,10 +69,27 @@ from tgneo.llm.offline.sentences import (
     Item,
     is_person_like,
     items,
-    sentences,
+    plain,
 )
+from tgneo.nlp.segment import units
+from tgneo.nlp.terms import Term, terms
+from tgneo.nlp.words import fold
 
-__all__ = ["extract", "extraction_answer"]
+__all__ = ["CO_OCCURS", "MAX_TERMS", "extract", "extraction_answer"]
+
+CO_OCCURS = "co-occurs with"
+"""The relation between two terms one sentence names (a co-occurrence edge, as model-free GraphRAG has)."""
+_ANAPHOR = re.compile(r"^(?:this|these|that|those|it|they|such)\b", re.IGNORECASE)
+ANAPHOR_TERMS = 2
+"""Terms of the sentence before that a sentence opening with an anaphor (*This…*, *It…*) also relates."""
+MAX_TERMS = 8
+"""Terms related pairwise per sentence, at the most (identifiers and names first): 28 edges."""
+_GENERIC = frozenset(
+    """example examples way ways case cases thing things time times amount part parts number lot kind sort type
+    types use uses order means result results point fact reason reasons set list note notes instance instances
+    situation situations approach step steps detail details information""".split()
+)
+"""Nouns too general to be an entity on their own."""
 
 _MAX_RELATION_WORDS = 5
 _MAX_NOUN_WORDS = 3
@@ -349,7 +381,7 @@ class _Reader:
             break
         if not verb or verb[0] in PREPOSITIONS or not _content(Item("word", verb[0])) and verb[0] not in AUXILIARIES:
             return
-        copula = all(w in AUXILIARIES or w in ADVERBS for w in verb)
+        copula = all(w in AUXILIARIES or w in ADVERBS for w in verb) and any(w in COPULAS for w in verb)
         if copula:
             self._copula(subjects, rest, i)
             return
@@ -433,12 +465,78 @@ class _Reader:
             i += 1
 
 
+def _rank(term: Term) -> int:
+    """Identifiers first, then names, then noun phrases of several words, then single words."""
+    if term.kind not in ("phrase", "name"):
+        return 0
+    if term.kind == "name":
+        return 1
+    return 2 if " " in term.text else 3
+
+
+def _entity_terms(text: str, mentions: Mapping[str, int]) -> list[Term]:
+    """The terms of one sentence worth an entity, at most :data:`MAX_TERMS`.
+
+    A single word found only as a noun phrase must be said at least twice in the passage
+    (``mentions``) and not be a generic noun (:data:`_GENERIC`): once-said words (*right*, *amount*)
+    would only add noise to the graph.
+    """
+    found = [
+        t for t in terms(text)
+        if len(t.text) > 1 and not (t.kind == "phrase" and " " not in t.text
+                                    and (t.key in _GENERIC or mentions.get(t.key, 0) < 2))
+    ]  # fmt: skip
+    kept = sorted(sorted(found, key=_rank)[:MAX_TERMS], key=lambda t: t.start)
+    return kept
+
+
+def _reads_as_fact(fact: _Fact, sentence_terms: set[str], known: set[str]) -> bool:
+    """Whether a relation the rules found reads as a fact (see the module docstring)."""
+    words = fact.p.split()
+    if not words or len(words) > _MAX_RELATION_WORDS or fact.p in AUXILIARIES or all(w in PREPOSITIONS for w in words):
+        return False
+    subject, obj = fact.s.lower(), fact.o.lower()
+    if subject not in sentence_terms and not (subject in known and " " in subject):
+        return False
+    words_said = {w for term in sentence_terms for w in term.split()}
+    return fact.literal or obj in sentence_terms or obj in known or all(w in words_said for w in obj.split())
+
+
 def extract(text: str) -> list[dict[str, Any]]:
-    """The facts the rules find in ``text``, in the extraction prompt's JSON shape."""
+    """The facts the rules find in ``text``, in the extraction prompt's JSON shape, each with its evidence."""
     reader = _Reader()
-    for sentence in sentences(text):
-        reader.sentence(sentence)
-    return [{"s": f.s, "p": f.p, "o": f.o, "literal": f.literal} for f in reader.facts]
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str, bool]] = set()
+
+    def add(s: str, p: str, o: str, literal: bool, evidence: str) -> None:
+        if (s, p, o, literal) not in seen and s != o:
+            seen.add((s, p, o, literal))
+            out.append({"s": s, "p": p, "o": o, "literal": literal, "evidence": evidence})
+
+    mentions = Counter(fold(w) for w in re.findall(r"[\w'’-]+", text))
+    previous: list[Term] = []
+    for unit in units(text):
+        if unit.kind == "heading":
+            continue
+        found = _entity_terms(unit.text, mentions)
+        if _ANAPHOR.match(unit.text) and previous:
+            # ``This functionality is provided through the truststore package.``: what *this* is, the
+            # sentence before named; its main terms join this one's (the evidence stays this sentence)
+            known = {t.key for t in found}
+            found = [t for t in previous[:ANAPHOR_TERMS] if t.key not in known] + found
+        previous = found
+        if unit.kind in ("sentence", "item"):
+            before = len(reader.facts)
+            reader.sentence(plain(unit.text))
+            sentence_terms = {t.text.lower() for t in terms(unit.text)} | {n.lower() for n in reader.context.names}
+            known = {n.lower() for n in reader.context.names}
+            for fact in reader.facts[before:]:
+                if _reads_as_fact(fact, sentence_terms, known):
+                    add(fact.s, fact.p, fact.o, fact.literal, unit.text)
+        for i, first in enumerate(found):
+            for second in found[i + 1 :]:
+                add(first.text, CO_OCCURS, second.text, False, unit.text)
+    return out
 
 
 @handles("extraction")

@@ -1,8 +1,9 @@
-"""Plain prose as the offline extractor reads it: sentences, then items (names, dates, words).
+"""Plain prose as the offline extractor's relation rules read it: a sentence's items (names, dates, words).
 
-Why a module of its own: the rules that find sentences in a chunk and names in a sentence are
-general English conventions (capital letters, abbreviations, dates) that know nothing about any
-corpus; the extractor (:mod:`tgneo.llm.offline.extraction`) builds facts on top of them.
+Why a module of its own: the rules that find names in a sentence are general English conventions
+(capital letters, dates) that know nothing about any corpus; the extractor
+(:mod:`tgneo.llm.offline.extraction`) builds facts on top of them. Sentences themselves come from the
+one segmenter, :mod:`tgneo.nlp.segment`.
 
 A *name* is a run of capitalised words, joined across the particles of names (``of``, ``de``,
 ``von``, ``van``…; and ``in``/``for``/``on`` after the heads of institution and prize names such as
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Item", "is_person_like", "items", "sentences"]
+__all__ = ["Item", "is_person_like", "items", "plain"]
 
 DETERMINERS = frozenset("the a an this that these those".split())
 POSSESSIVES = frozenset("his her its their our my your".split())
@@ -30,7 +31,7 @@ PREPOSITIONS = frozenset(
 AUXILIARIES = frozenset("is was are were be been being has had have having do does did".split())
 COPULAS = frozenset("is was are were".split())
 MODALS = frozenset("may might could would should can will shall must".split())
-NEGATIONS = frozenset("not never no neither nor".split())
+NEGATIONS = frozenset("not never no neither nor cannot".split())
 CONJUNCTIONS = frozenset("and or but".split())
 RELATIVES = frozenset("who which that whose whom where when".split())
 ADVERBS = frozenset(
@@ -54,59 +55,8 @@ _FIELD_HEADS = frozenset("prize award medal degree chair professorship".split())
 """Heads after which ``in`` names a field (``Nobel Prize in Physics``) rather than a place."""
 PARTICLES = frozenset("up out down off away back".split())
 """Adverb particles of phrasal verbs (``grew up``), kept in the relation."""
-_ABBREVIATIONS = frozenset("mr mrs ms dr prof st mt jr sr vs etc e.g i.e no fig approx ca".split())
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*|\d+(?:[.,]\d+)*|[^\w\s]")
-_HEADING_MARK = re.compile(r"^\s*#{1,6}\s")
-_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9À-ÖØ-Þ])")
-
-
-def _is_heading(line: str, previous: str | None, has_next: bool) -> bool:
-    """A title line between paragraphs: short, no closing punctuation, after a finished sentence."""
-    stripped = line.strip()
-    if _HEADING_MARK.match(line):
-        return True
-    if not stripped or stripped[-1] in ".!?:;,\"')" or len(stripped.split()) > 8 or not has_next:
-        return False
-    return previous is None or previous.rstrip()[-1:] in ".!?:"
-
-
-def _blocks(text: str) -> list[str]:
-    """Paragraphs with their wrapped lines joined, and heading lines left out."""
-    out: list[str] = []
-    for block in re.split(r"\n\s*\n", text):
-        lines = [line for line in block.splitlines() if line.strip()]
-        if len(lines) == 1 and _is_heading(lines[0], None, has_next=True):
-            continue  # a paragraph of one title line: a heading
-        kept: list[str] = []
-        previous: str | None = None
-        for i, line in enumerate(lines):
-            if not _is_heading(line, previous, i + 1 < len(lines)):
-                kept.append(line.strip())
-            previous = line
-        if kept:
-            out.append(" ".join(kept))
-    return out
-
-
-def _ends_with_abbreviation(piece: str) -> bool:
-    last = piece.rstrip(".!?\"')]").rsplit(" ", 1)[-1].lower().rstrip(".")
-    return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text``: paragraphs split after ``.``/``!``/``?``, not after ``Dr.`` or ``M.``."""
-    out: list[str] = []
-    for block in _blocks(re.sub(r"[*_`]{1,3}(?=\w)|(?<=\w)[*_`]{1,3}", "", text)):
-        pending = ""
-        for piece in _SPLIT.split(block):
-            pending = f"{pending} {piece}".strip() if pending else piece.strip()
-            if not _ends_with_abbreviation(pending):
-                out.append(pending)
-                pending = ""
-        if pending:
-            out.append(pending)
-    return out
 
 
 @dataclass(frozen=True)
@@ -197,9 +147,14 @@ def is_person_like(name: str) -> bool:
     )
 
 
+def plain(sentence: str) -> str:
+    """A sentence without the marks of code spans and emphasis (``*``, ``_``, backticks at word edges)."""
+    return re.sub(r"[*_`]{1,3}(?=\w)|(?<=\w)[*_`]{1,3}", "", sentence)
+
+
 def items(sentence: str) -> list[Item]:
     """The items of one sentence, in order (see the module docstring)."""
-    tokens = _TOKEN.findall(_strip_parentheses(sentence))
+    tokens = _TOKEN.findall(_strip_parentheses(plain(sentence)))
     out: list[Item] = []
     i = 0
     while i < len(tokens):

@@ -1,29 +1,16 @@
-"""The offline provider's words: a tokenizer whose counts are its token counts, and light normalisation.
+"""The offline provider's tokenizer: its counts are the provider's token counts.
 
 A token is a run of letters or digits, or one other non-space character: ``"Marie Curie's"`` is four
 tokens (``Marie``, ``Curie``, ``'``, ``s``). Every ``in_tokens``/``out_tokens`` the offline provider
-reports is ``len(tokens(text))`` of the prompt it rendered and of the text it answered.
+reports is ``len(tokens(text))`` of the prompt it rendered and of the text it answered. (Words, stems
+and names are :mod:`tgneo.nlp.words`; sentences are :mod:`tgneo.nlp.segment`.)
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 
 _TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
-
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have
-    having he her here hers herself him himself his how i if in into is it its itself just me more most
-    my myself no nor not now of off on once only or other our ours ourselves out over own same she should
-    so some such than that the their theirs them themselves then there these they this those through to
-    too under until up very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves also did tell show give find list name known many much one ever compare
-    compared summarise summarize describe explain contrast please""".split()
-)
-"""Words that carry no concept: function words and the verbs questions are phrased with."""
 
 
 def tokens(text: str) -> list[str]:
@@ -34,76 +21,3 @@ def tokens(text: str) -> list[str]:
 def count(text: str) -> int:
     """How many tokens ``text`` is: the offline provider's token count."""
     return len(_TOKEN.findall(text))
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: ``"Skłodowska"`` → ``"skłodowska"``, ``"Pierre Curie"`` → ``"pierre curie"``."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def words(text: str) -> list[str]:
-    """The words of ``text`` folded (``fold``), possessives kept whole (``curie's``)."""
-    return [fold(w) for w in _WORD.findall(text)]
-
-
-def stem(word: str) -> str:
-    """A light English stem so that ``discovered``/``discovery``/``discoveries`` meet (``discover``)."""
-    w = fold(word)
-    for suffix, keep in (("'s", ""), ("’s", ""), ("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""),
-                         ("s", ""), ("y", "")):  # fmt: skip
-        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-            return w[: len(w) - len(suffix)] + keep
-    return w
-
-
-def content_words(text: str) -> list[str]:
-    """The words of ``text`` that are not stopwords, in order."""
-    return [w for w in words(text) if w not in STOPWORDS and not w.isdigit() or (w.isdigit() and len(w) == 4)]
-
-
-_NAME_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][\w’'\-]*")
-_CONNECTORS = frozenset({"of", "de", "von", "van", "der", "la", "le", "du", "and"})
-
-
-def names(text: str) -> list[str]:
-    """Runs of capitalised words (``Marie Curie``, ``University of Paris``): the names a text mentions.
-
-    A capitalised stopword (``What``, ``The``) starts no name; lower-case connectors (``of``, ``von``)
-    may join two capitalised words, ``and`` only when more capitals follow directly (so ``Pierre and
-    Marie Curie`` stays one name only if written that way). Possessives are dropped (``Curie's`` →
-    ``Curie``).
-    """
-    found: list[str] = []
-    current: list[str] = []
-    pending: list[str] = []
-    for raw in re.findall(r"[\w’'\-]+|[^\w\s]", text):
-        word = re.sub(r"['’]s$", "", raw)
-        if _NAME_WORD.fullmatch(word) and (current or fold(word) not in STOPWORDS):
-            current += pending + [word]
-            pending = []
-        elif current and raw in _CONNECTORS and raw != "and":
-            pending.append(raw)
-        else:
-            if current:
-                found.append(" ".join(current))
-            current, pending = [], []
-        if raw != word and current:  # a possessive ends the name
-            found.append(" ".join(current))
-            current, pending = [], []
-    if current:
-        found.append(" ".join(current))
-    return list(dict.fromkeys(found))
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences at ``.``, ``!`` or ``?`` followed by a space and a capital or digit.
-
-    A blank line also ends a sentence, so a heading (``Famous residents``) stays apart from the
-    paragraph under it; single line breaks inside a paragraph (hard-wrapped text, PDF lines) do not.
-    """
-    out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9À-Ö\"“(])", " ".join(paragraph.split()))
-        out += [p.strip() for p in parts if p.strip()]
-    return out

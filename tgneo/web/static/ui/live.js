@@ -2,7 +2,7 @@
 // (the step is already durable in Neo4j then); at the end, the stored trace fills in the edges and sources.
 "use strict";
 (function () {
-  const { api, authorised, config, scope, token, typeOf, Viewer } = window.tgneo;
+  const { api, authorised, config, renderCitations, scope, token, typeOf, Viewer } = window.tgneo;
   const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
   const DERIVED = "http://www.w3.org/ns/prov#wasDerivedFrom";
   const status = document.getElementById("status");
@@ -38,6 +38,7 @@
     document.getElementById("steps").replaceChildren();
     document.getElementById("stored").replaceChildren();
     answer.textContent = "";
+    renderCitations(document.getElementById("citations"), []);
     if (viewer) viewer.cy.destroy();
     viewer = new Viewer(document.getElementById("graph"), document.getElementById("details"), document.getElementById("steps"));
     window.tgneoViewer = viewer;
@@ -68,6 +69,7 @@
         answer.textContent += message.content;
       }
       if (message.end_of_session || message.end_of_dialog) {
+        renderCitations(document.getElementById("citations"), message.citations);
         socket.close();
         await finish(root, collection);
       }

@@ -252,6 +252,44 @@
     }
   }
 
+  // The answer's sentences, numbered, each with the evidence that supports it and where that was read.
+  // ``sentences`` come from the stream's final message (``citations``: {index, sentence, evidence}) or
+  // from the stored trace's answer step (``sentences``: {index, text, evidence}).
+  function renderCitations(container, sentences) {
+    container.replaceChildren();
+    if (!sentences || !sentences.length) return;
+    const title = document.createElement("h2");
+    title.textContent = "Answer sentences and their evidence";
+    const list = document.createElement("ol");
+    list.className = "citations";
+    for (const s of sentences) {
+      const item = document.createElement("li");
+      item.dataset.index = s.index;
+      const said = document.createElement("span");
+      said.className = "sentence";
+      said.textContent = s.sentence || s.text || "";
+      item.appendChild(said);
+      const evidence = s.evidence || [];
+      if (!evidence.length) {
+        const none = document.createElement("span");
+        none.className = "unsupported";
+        none.textContent = " (no evidence supports this sentence)";
+        item.appendChild(none);
+      }
+      for (const e of evidence) {
+        const cite = document.createElement("blockquote");
+        cite.className = "evidence";
+        cite.textContent = e.text || "";
+        const where = document.createElement("cite");
+        where.textContent = [e.title, e.section].filter(Boolean).join(" › ") + (e.chunk ? ` (${e.chunk})` : "");
+        cite.appendChild(where);
+        item.appendChild(cite);
+      }
+      list.appendChild(item);
+    }
+    container.append(title, list);
+  }
+
   function table(rows) {
     const t = document.createElement("table");
     t.className = "props";
@@ -266,5 +304,5 @@
     return t;
   }
 
-  window.tgneo = { config, api, authorised, scope, token, typeOf, Viewer };
+  window.tgneo = { config, api, authorised, renderCitations, scope, token, typeOf, Viewer };
 })();

@@ -14,7 +14,7 @@ from rdflib.term import URIRef
 
 from tgneo import uris
 from tgneo.errors import InvalidEntity
-from tgneo.explain.entity import Entity, _About, _Quads, _text, _timestamp, now_timestamp
+from tgneo.explain.entity import About, Entity, Quads, now_timestamp, valid_text, valid_timestamp
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.vocab import DC, GRAPH_SOURCE, PROV, TG
 
@@ -28,7 +28,7 @@ class SoftwareAgent:
     component_name: str
 
     def __post_init__(self) -> None:
-        _text(self.component_name, "SoftwareAgent.component_name")
+        valid_text(self.component_name, "SoftwareAgent.component_name")
 
     @property
     def uri(self) -> str:
@@ -55,17 +55,17 @@ class Activity:
     timestamp: str = field(default_factory=now_timestamp)
 
     def __post_init__(self) -> None:
-        _text(self.component_name, "Activity.component_name")
-        _text(self.component_version, "Activity.component_version")
+        valid_text(self.component_name, "Activity.component_name")
+        valid_text(self.component_version, "Activity.component_version")
         object.__setattr__(self, "uri", uris.validate_iri(self.uri, "Activity.uri"))
-        object.__setattr__(self, "timestamp", _timestamp(self.timestamp, "Activity.timestamp"))
+        object.__setattr__(self, "timestamp", valid_timestamp(self.timestamp, "Activity.timestamp"))
 
     @property
     def agent(self) -> SoftwareAgent:
         """The component as a ``prov:Agent``."""
         return SoftwareAgent(self.component_name)
 
-    def _core(self, out: _Quads, used: str) -> _About:
+    def _core(self, out: Quads, used: str) -> About:
         """The activity and agent block every extraction builder emits, in TrustGraph's order."""
         agent = self.agent
         act = out.about(self.uri)
@@ -120,7 +120,7 @@ class Document(Entity):
         self._optional_text("mime_type")
 
     def triples(self) -> list[Quad]:
-        out = _Quads(self.graph)
+        out = Quads(self.graph)
         d = out.about(self.uri)
         d.a(PROV.Entity, TG.Document)
         if self.title is not None:
@@ -214,7 +214,7 @@ class DerivedEntity(Entity):
         return None
 
     def triples(self) -> list[Quad]:
-        out = _Quads(self.graph)
+        out = Quads(self.graph)
         e = out.about(self.uri)
         e.a(PROV.Entity)
         if self.entity_type is not None:
@@ -250,7 +250,13 @@ class DerivedEntity(Entity):
 
 @dataclass(frozen=True, kw_only=True)
 class Subgraph(Entity):
-    """The statements extracted from one chunk (``subgraph_provenance_triples``).
+    """The statements extracted from one chunk, or from one sentence of it (``subgraph_provenance_triples``).
+
+    TrustGraph's builder makes one per extraction call; tgneo makes one per *evidence sentence*, so
+    every statement leads to the sentence that states it: ``tg:sourceText`` is the sentence and
+    ``tg:sourceCharOffset``/``tg:sourceCharLength`` its span in the chunk's text (TrustGraph defines
+    these three predicates; no builder of its own emits them). Without them the subgraph is the
+    whole chunk's, exactly TrustGraph's triples.
 
     Attributes:
         chunk: The chunk they were extracted from.
@@ -258,6 +264,9 @@ class Subgraph(Entity):
         statements: The extracted statements, one ``tg:contains << s p o >>`` each, emitted first.
         llm_model: The extraction LLM (``tg:llmModel`` on the activity).
         ontology: The ontology IRI that guided extraction (``tg:ontology`` on the activity).
+        source_text: The evidence sentence (white space collapsed), when the subgraph is one sentence's.
+        source_char_offset: Where that sentence starts in the chunk's text.
+        source_char_length: How many characters of the chunk's text it spans.
     """
 
     kind = "subgraph"
@@ -269,6 +278,9 @@ class Subgraph(Entity):
     statements: tuple[QuotedTriple, ...] = ()
     llm_model: str | None = None
     ontology: str | None = None
+    source_text: str | None = None
+    source_char_offset: int | None = None
+    source_char_length: int | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -277,15 +289,24 @@ class Subgraph(Entity):
         self._instances("statements", QuotedTriple)
         self._optional_text("llm_model")
         self._optional_iri("ontology")
+        self._optional_text("source_text")
+        self._optional_count("source_char_offset")
+        self._optional_count("source_char_length")
 
     def triples(self) -> list[Quad]:
-        out = _Quads(self.graph)
+        out = Quads(self.graph)
         sg = out.about(self.uri)
         for statement in self.statements:
             sg.term(TG.contains, statement)
         sg.a(PROV.Entity, TG.Subgraph)
         self._derived_from(sg)
         sg.link(PROV.wasGeneratedBy, self.activity.uri)
+        if self.source_text is not None:
+            sg.text(TG.sourceText, self.source_text)
+        if self.source_char_offset is not None:
+            sg.text(TG.sourceCharOffset, self.source_char_offset)
+        if self.source_char_length is not None:
+            sg.text(TG.sourceCharLength, self.source_char_length)
         act = self.activity._core(out, used=self.chunk)
         if self.llm_model is not None:
             act.text(TG.llmModel, self.llm_model)

@@ -1,0 +1,214 @@
+"""The one sentence segmenter: a text's sentence-like units, each with where it is in the text.
+
+A chunk's text is prose, list items, table rows, headings and code blocks (the readers keep code
+fences and list markers, see :mod:`tgneo.ingest.readers.markdown`). :func:`units` cuts it into:
+
+* ``sentence`` — paragraph text (its lines joined) cut after ``.``, ``!`` or ``?``: before a capital,
+  digit, quote or code span; before a lower-case word too (``… the cache. pip will …``) when the word
+  ending there is a real word of four letters or more — never after an abbreviation (``e.g.``,
+  ``etc.``, ``Dr.``), an initial (``M.``) or inside an identifier (``origin.json``, ``v24.2``);
+* ``item`` — a list item (its marker dropped), cut into sentences the same way;
+* ``row`` — a table row (``a | b | c``);
+* ``code`` — a short code block (at most three short lines: a path, a command, a setting), read as one
+  unit after the short heading-like line that labels it (``Linux: ~/.cache/pip``); of a longer block,
+  only its shell command lines (``$ pip install …``), each a unit. Other code is not prose;
+* ``heading`` — a line on its own that names what follows (a Markdown heading, or a short line
+  without closing punctuation between paragraphs): kept so a caller can see the structure, but not a
+  sentence (:func:`sentences` leaves headings out).
+
+Every unit's :attr:`Unit.start` and :attr:`Unit.end` are character offsets into the text given, so a
+fact's evidence can be stored as a span of its chunk; :attr:`Unit.text` has its white space collapsed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Unit", "sentences", "units"]
+
+MAX_HEADING_WORDS = 8
+"""A line on its own with more words than this (or with closing punctuation) is prose, not a heading."""
+MAX_LABEL_WORDS = 6
+"""The longest heading-like line that labels the short code block after it."""
+SHORT_CODE_LINES = 3
+SHORT_CODE_CHARS = 120
+MAX_COMMANDS = 20
+"""Shell command lines read from one long code block, at the most."""
+
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st mt jr sr vs etc eg ie no nos fig figs approx ca cf al resp esp incl viz".split()
+)
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_ITEM = re.compile(r"^(\s*)([-*+•]|\d{1,3}[.)])\s+(?=\S)")
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_ROW = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*\S\s\|\s\S[^\n]*\s\|\s\S")
+_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=[\"'“‘(\[`]?(\S))")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence-like unit of a text: its text (white space collapsed), its span, and its kind."""
+
+    text: str
+    start: int
+    end: int
+    kind: str
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _is_boundary(block: str, dot: int, following: str) -> bool:
+    """Whether the ``.``/``!``/``?`` at ``block[dot]`` ends a sentence, given the next word's first character."""
+    if block[dot] in "!?":
+        return True
+    before = re.search(r"([\w.'’-]*)$", block[:dot])
+    word = before.group(1) if before else ""
+    bare = word.replace(".", "").lower()
+    if bare in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()) or re.fullmatch(r"(?:\w\.)+\w", word):
+        return False  # ``e.g.``, ``Dr.``, ``M.``, ``U.S.``
+    if following.isupper() or following.isdigit() or following in "\"'“‘([`":
+        return True
+    return following.islower() and word.isalpha() and len(word) >= 4
+
+
+def _split(block: str, offset: int, kind: str) -> Iterator[Unit]:
+    """The sentences of one paragraph or list item (``block`` starts at ``offset`` in the text)."""
+    start = 0
+    for match in _BOUNDARY.finditer(block):
+        if not _is_boundary(block, match.start(), match.group(1)[:1]):
+            continue
+        end = match.end() - len(match.group(0)) + len(match.group(0).rstrip())
+        text = _collapse(block[start:end])
+        if text:
+            yield Unit(text, offset + start, offset + end, kind)
+        start = match.end()
+    text = _collapse(block[start:])
+    if text:
+        end = len(block.rstrip())
+        yield Unit(text, offset + start + (len(block[start:]) - len(block[start:].lstrip())), offset + end, kind)
+
+
+def _heading_text(line: str) -> str | None:
+    """The heading a line on its own is, if it is one (see :data:`MAX_HEADING_WORDS`)."""
+    md = _MD_HEADING.match(line)
+    if md is not None:
+        return md.group(1) if len(md.group(1).split()) <= 16 else None
+    stripped = line.strip()
+    if not stripped or stripped[-1] in ".!?:;,\"')”’" or len(stripped.split()) > MAX_HEADING_WORDS:
+        return None
+    return stripped
+
+
+def units(text: str) -> list[Unit]:
+    """The units of ``text`` in order (see the module docstring)."""
+    lines: list[tuple[int, str]] = []
+    position = 0
+    for line in text.split("\n"):
+        lines.append((position, line))
+        position += len(line) + 1
+    out: list[Unit] = []
+    block: list[tuple[int, str]] = []
+    block_kind = "sentence"
+
+    def flush() -> None:
+        nonlocal block, block_kind
+        if block:
+            out.extend(_block_units(block, block_kind, text))
+        block, block_kind = [], "sentence"
+
+    i = 0
+    while i < len(lines):
+        start, line = lines[i]
+        if not line.strip():
+            flush()
+            i += 1
+            continue
+        fence = _FENCE.match(line)
+        if fence is not None:
+            flush()
+            j = i + 1
+            while j < len(lines) and not lines[j][1].strip().startswith(fence.group(1)[0] * len(fence.group(1))):
+                j += 1
+            out.extend(_code_units(lines[i + 1 : j], out[-1] if out else None))
+            i = j + 1
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            flush()
+            block, block_kind = [(start + item.end(), line[item.end() :])], "item"
+            i += 1
+            continue
+        if _ROW.match(line) and block_kind != "item":
+            flush()
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            row = " | ".join(c for c in cells if c)
+            if row:
+                indent = len(line) - len(line.lstrip())
+                out.append(Unit(_collapse(row), start + indent, start + len(line.rstrip()), "row"))
+            i += 1
+            continue
+        md = _MD_HEADING.match(line)
+        if md is not None and len(md.group(1).split()) <= 16:
+            flush()
+            out.append(Unit(_collapse(md.group(1)), start, start + len(line.rstrip()), "heading"))
+            i += 1
+            continue
+        block.append((start, line))
+        i += 1
+    flush()
+    return out
+
+
+def _block_units(block: list[tuple[int, str]], kind: str, text: str) -> Iterator[Unit]:
+    """A paragraph's (or list item's) units: heading lines set apart, the rest cut into sentences."""
+    pending: list[tuple[int, str]] = []
+    previous: str | None = None
+    for n, (start, line) in enumerate(block):
+        heading = _heading_text(line) if kind == "sentence" else None
+        ends_sentence = previous is None or previous.rstrip()[-1:] in ".!?:"
+        if heading is not None and ends_sentence and (n + 1 < len(block) or len(block) == 1):
+            if pending:
+                yield from _pieces(pending, kind, text)
+                pending = []
+            yield Unit(_collapse(line), start + len(line) - len(line.lstrip()), start + len(line.rstrip()), "heading")
+        else:
+            pending.append((start, line))
+        previous = line
+    if pending:
+        yield from _pieces(pending, kind, text)
+
+
+def _pieces(lines: list[tuple[int, str]], kind: str, text: str) -> Iterator[Unit]:
+    start = lines[0][0]
+    last_start, last_line = lines[-1]
+    yield from _split(text[start : last_start + len(last_line)], start, kind)
+
+
+def _code_units(code: list[tuple[int, str]], before: Unit | None) -> Iterator[Unit]:
+    """A short block as one unit (labelled by a heading-like line just before it); else its commands."""
+    lines = [(start, line) for start, line in code if line.strip()]
+    if not lines:
+        return
+    if len(lines) <= SHORT_CODE_LINES and all(len(line.strip()) <= SHORT_CODE_CHARS for _, line in lines):
+        body = "; ".join(line.strip() for _, line in lines)
+        label = before.text if before is not None and before.kind == "heading" else None
+        if label is not None and len(label.split()) <= MAX_LABEL_WORDS:
+            body = f"{label.rstrip(':')}: {body}"
+        yield Unit(body, lines[0][0], lines[-1][0] + len(lines[-1][1]), "code")
+        return
+    commands = 0
+    for start, line in lines:
+        stripped = line.strip()
+        if stripped.startswith("$ ") and commands < MAX_COMMANDS:
+            commands += 1
+            offset = start + line.index("$") + 2
+            yield Unit(_collapse(stripped[2:]), offset, start + len(line.rstrip()), "code")
+
+
+def sentences(text: str) -> list[str]:
+    """The texts of :func:`units` that say something: everything but headings."""
+    return [unit.text for unit in units(text) if unit.kind != "heading"]
