@@ -203,17 +203,20 @@ def served(neo4j_server: Neo4jServer, store: Store) -> Iterator[Served]:
 
 
 @pytest.fixture(scope="session")
-def slow_served(neo4j_server: Neo4jServer) -> Iterator[SlowServed]:
-    """``tgneo serve`` (tokens for two tenants, empty collections) whose model is slow: a real
+def slow_served(neo4j_server: Neo4jServer, store: Store) -> Iterator[SlowServed]:
+    """``tgneo serve`` (tokens for two tenants, a collection each holding one fact) whose model is slow: a real
     OpenAI-compatible server on loopback that waits :data:`SLOW_MODEL_SECONDS` before each chat answer
     and answers prose. A ReAct agent on it reads no step from the prose, so it records an Error
     observation and iterates: a question lasting ``max-iterations`` × that delay, during which a test
     can act (hang up, send another request) without racing a fast engine."""
+    from tests.ingesting import hold_a_fact
     from tests.openai_server import OpenAIServer, serve
     from tests.serving import new_tenant, running, serve_cmd
     from tgneo.provision.server import free_port
 
     a, b = new_tenant("a"), new_tenant("b")
+    for tenant in (a, b):
+        hold_a_fact(store, tenant.workspace, tenant.collection)  # a collection holding nothing is refused
     with serve(OpenAIServer(dimensions=256, chat_delay=SLOW_MODEL_SECONDS)) as model:
         env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{a.token}={a.workspace},{b.token}={b.workspace}",
                "TGNEO_LLM": "openai", "OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": model.api_key,

@@ -79,3 +79,17 @@ def query(store: Store, cypher: str, **params: Any) -> list[dict[str, Any]]:
     """Run a read query in a test (tests may speak Cypher to check what the library wrote)."""
     with store.driver.session(database=store.database) as session:
         return [r.data() for r in session.run(cypher, params)]
+
+
+def hold_a_fact(store: Store, workspace: str, collection: str) -> None:
+    """Give a collection one knowledge-graph statement (imported, not indexed): enough to be asked — a
+    collection holding nothing is refused before anything is recorded — for tests whose model fails or
+    never searches."""
+    from rdflib.term import Literal, URIRef
+
+    from tgneo.rdf.terms import Quad
+    from tgneo.store.rdfio import import_quads
+
+    fact = Quad(URIRef("http://trustgraph.ai/e/polonium"), URIRef("http://trustgraph.ai/e/discovered-by"),
+                Literal("Marie Curie"), "")  # fmt: skip
+    import_quads(store, workspace, collection, [fact])

@@ -85,7 +85,8 @@ class Neo4jBrowser:
         """Type ``command`` in the editor and run it; the frame it opens (Browser puts new ones on top)."""
         before = self.frames().count()
         self.page.get_by_test_id("activeEditor").click()
-        self.page.keyboard.type(command)
+        # inserted whole, not typed key by key: the editor's completions cannot catch a keystroke of it
+        self.page.keyboard.insert_text(command)
         return self.run_editor(before)
 
     def run_editor(self, before: int | None = None) -> Locator:

@@ -12,6 +12,9 @@ import requests
 
 from tests.ingesting import query
 from tests.serving import Served
+from tgneo.ingest.loader import load_documents
+from tgneo.ingest.sample import sources
+from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Store
 
 INJECTIONS = [
@@ -178,6 +181,7 @@ def test_an_injection_string_as_a_question_is_recorded_as_text_and_touches_nothi
     served: Served, store: Store
 ) -> None:
     a, value = served.a, INJECTIONS[1]
+    assert load_documents(store, OfflineLLM(), a.workspace, value, sources()).loaded == 4  # something to ask
     before = _count(store, a.workspace) - _count_collection(store, a.workspace, value)
     response = requests.post(f"{served.base}/api/v1/graph-rag", json={"query": value, "collection": value},
                              headers=a.headers, timeout=120)  # fmt: skip

@@ -31,3 +31,9 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
 def test_the_command_tree_covers_db_and_serve() -> None:
     expected = {("db", "start"), ("db", "stop"), ("db", "status"), ("db", "env"), ("serve",), ("init-schema",)}
     assert expected <= set(_commands(cli))
+
+
+def test_start_here_names_asking_and_loading_your_own_documents() -> None:
+    start = CliRunner().invoke(cli, ["--help"]).output.split("Start here:")[1].split("\n\n")[0]
+    for line in ("tgneo load documents", "tgneo ask -x", "tgneo trace show"):
+        assert line in start, start

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from rdflib.term import URIRef
 
+from tests.ingesting import hold_a_fact
 from tgneo import uris
 from tgneo.engines import ENGINES, DocRag, Engine, GraphRag, Outcome, Request, Session
-from tgneo.errors import BadRequest
+from tgneo.errors import BadRequest, EmptyCollection
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.explain.graphrag import Exploration, GraphRagQuestion, Grounding
 from tgneo.ingest.loader import load_documents
@@ -28,7 +29,7 @@ from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store
-from tgneo.store.traces import get_trace
+from tgneo.store.traces import get_trace, list_traces
 from tgneo.stream import wire
 from tgneo.vocab import GRAPH_RETRIEVAL, PROV, TG
 
@@ -118,12 +119,21 @@ def test_the_options_bound_what_is_explored_and_selected(store: Store, sample: s
     assert len(focus["edges"]) == 3
 
 
-def test_an_empty_collection_gets_a_clear_answer_and_a_complete_trace(store: Store, collection: str) -> None:
-    events = run(GraphRag(store, OfflineLLM()), POLONIUM, collection)
+def test_a_question_about_nothing_held_gets_a_clear_answer_and_a_complete_trace(store: Store, sample: str) -> None:
+    events = run(GraphRag(store, OfflineLLM()), "Xylophone zebras?", sample)
     assert explained(events) == ["question", "grounding", "exploration", "focus", "synthesis"]
     answer = answer_of(events)
-    assert f"collection {collection!r}" in answer and "'marie curie'" in answer  # says where, and what was searched
+    assert f"collection {sample!r}" in answer and "'xylophone zebras'" in answer  # says where, and what was searched
     assert isinstance(events[-1], SessionEnd) and events[-1].sources == ()
+
+
+@pytest.mark.parametrize("engine", [GraphRag, DocRag])
+def test_a_collection_holding_nothing_is_refused_before_anything_is_recorded(
+    store: Store, collection: str, engine: type[GraphRag] | type[DocRag]
+) -> None:
+    with pytest.raises(EmptyCollection, match=f"collection {collection!r} holds no documents and no knowledge graph"):
+        run(engine(store, OfflineLLM()), POLONIUM, collection)
+    assert not list_traces(store, W, collection).traces
 
 
 def test_recording_off_streams_the_same_steps_and_writes_nothing(store: Store, sample: str) -> None:
@@ -210,11 +220,6 @@ def test_document_rag_cites_the_documents_of_its_chunks(store: Store, sample: st
     assert isinstance(end, SessionEnd) and "Warsaw" in {s.title for s in end.sources}
 
 
-def test_document_rag_on_an_empty_collection_says_so(store: Store, collection: str) -> None:
-    events = run(DocRag(store, OfflineLLM()), RIVER, collection)
-    assert "No document chunk" in answer_of(events) and isinstance(events[-1], SessionEnd)
-
-
 # ------------------------------------------------------------------------------------------ TrustGraph parity
 def _values(event: ExplainEvent, predicate: URIRef, subject: str | None = None) -> list[Any]:
     about = URIRef(subject or event.explain_id)
@@ -283,6 +288,7 @@ class _Scripted(Engine):
 def test_a_failed_write_releases_the_steps_before_it_ends_the_stream_and_writes_nothing_after(
     store: Store, collection: str
 ) -> None:
+    hold_a_fact(store, W, collection)  # a collection holding nothing is refused before any write
     events = list(_Scripted(store, OfflineLLM()).answer(Request("Who?", W, collection)))
     assert [type(e).__name__ for e in events] == ["ExplainEvent", "ErrorEvent"]
     error = events[-1]

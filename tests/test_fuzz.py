@@ -17,6 +17,9 @@ from schemathesis.checks import not_a_server_error
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tests.serving import running, serve_cmd
+from tgneo.ingest.loader import load_documents
+from tgneo.ingest.sample import sources
+from tgneo.llm.offline import OfflineLLM
 from tgneo.provision.server import free_port
 from tgneo.store import Store
 
@@ -26,6 +29,8 @@ WORKSPACE = f"test-ws-fuzz-{uuid.uuid4().hex[:8]}"
 
 @pytest.fixture(scope="module")
 def fuzzed(neo4j_server: Neo4jServer, store: Store) -> Iterator[str]:
+    # the sample in the default collection, so that a generated question without a collection is answered
+    assert load_documents(store, OfflineLLM(), WORKSPACE, "default", sources()).loaded == 4
     port = free_port()
     env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{TOKEN}={WORKSPACE}"}
     try:

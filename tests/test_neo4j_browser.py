@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browsing import chromium, screenshot_path
 from tests.clirun import tgneo
@@ -95,9 +96,12 @@ def palette() -> set[str]:
 
 
 def test_the_guide_played_from_tgneo_shows_its_slides(nb: Neo4jBrowser, setup: Setup) -> None:
-    nb.run(setup.play)
+    frame = nb.run(setup.play)
     guide = nb.guide()
-    guide.get_by_role("heading", name="Explainability traces in Neo4j").wait_for()
+    try:
+        guide.get_by_role("heading", name="Explainability traces in Neo4j").wait_for()
+    except PlaywrightTimeout:
+        pytest.fail(f"{setup.play} showed no guide; its frame reads: {frame.inner_text()[:800]!r}")
     assert slide_counter(guide) == (1, 1 + len(QUERY_SLIDES))
     assert guide.locator("pre.runnable:visible").inner_text().strip() == setup.style  # the same line to type
     nb.page.screenshot(path=screenshot_path("neo4j-browser-guide"))

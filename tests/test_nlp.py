@@ -41,6 +41,12 @@ def test_sentences_split_before_lower_case_words_but_not_after_abbreviations_or_
     ]
 
 
+def test_a_sentence_ends_before_a_code_span_or_a_quote_even_after_a_short_word() -> None:
+    text = 'Linux: ~/.cache/pip. `pip cache list` lists wheels. It is "fine". "Quoted" too.'
+    expected = ["Linux: ~/.cache/pip.", "`pip cache list` lists wheels.", 'It is "fine".', '"Quoted" too.']
+    assert sentences(text) == expected
+
+
 def test_a_short_code_block_is_one_unit_labelled_by_the_line_before_it() -> None:
     found = [u.text for u in units(part_text("caching.md", "Default paths")) if u.kind == "code"]
     assert found[:2] == ["Linux: ~/.cache/pip", "MacOS: ~/Library/Caches/pip"]

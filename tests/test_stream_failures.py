@@ -7,7 +7,7 @@ import json
 import requests
 
 from tests.conftest import Neo4jServer
-from tests.ingesting import query
+from tests.ingesting import hold_a_fact, query
 from tests.openai_server import OpenAIServer, serve
 from tests.serving import running, serve_cmd
 from tgneo.provision.server import free_port
@@ -17,6 +17,7 @@ from tgneo.store import Store
 def test_an_llm_failure_mid_question_ends_the_stream_with_an_error_and_keeps_the_committed_steps(
     neo4j_server: Neo4jServer, store: Store, collection: str
 ) -> None:
+    hold_a_fact(store, "default", collection)  # something to ask about: a collection holding nothing is refused
     with serve(OpenAIServer(dimensions=256)) as llm:
         env = {**neo4j_server.env(), "TGNEO_LLM": "openai", "OPENAI_BASE_URL": llm.url, "OPENAI_API_KEY": llm.api_key,
                "TGNEO_LLM_MODEL": "test-model", "TGNEO_LLM_RETRIES": "0"}  # fmt: skip

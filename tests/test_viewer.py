@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -15,8 +16,8 @@ from playwright.sync_api import Browser, Page
 from tests.browsing import chromium, screenshot_path
 from tests.conftest import Neo4jServer
 from tests.serving import Served, open_serving
-from tgneo.engines import GraphRag, Request
-from tgneo.explain.events import ExplainEvent
+from tgneo.engines import Agent, GraphRag, Request
+from tgneo.explain.events import ExplainEvent, SessionEnd
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
@@ -133,3 +134,98 @@ def test_the_viewer_asks_for_a_token_when_the_server_requires_one(served: Served
     page.click("#token-form button")
     page.wait_for_selector("#status[data-state=done]", timeout=30_000)
     assert shown_steps(page)[0] == uri and len(shown_steps(page)) == 5
+
+
+GEOMETRY = """() => {
+    const cy = window.tgneoViewer.cy;
+    const box = (b) => ({ x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2 });
+    const labels = cy.nodes().filter((n) => n.data("label")).map((n) => Object.assign({ id: n.id() },
+        box(n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false }))));
+    const bodies = cy.nodes().filter((n) => !n.isParent()).map((n) => Object.assign({ id: n.id() },
+        box(n.boundingBox({ includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false }))));
+    const edges = cy.edges().map((e) => ({ id: e.id(), source: e.source().id(), target: e.target().id(),
+        points: [e.sourceEndpoint(), ...(e.segmentPoints() || []), e.targetEndpoint()] }));
+    const steps = [...document.querySelectorAll("#steps li")].map((li) => cy.getElementById(li.dataset.uri))
+        .map((n) => ({ uri: n.id(), y: n.position("y"), group: n.parent().id() || null }));
+    const fans = steps.map((s) => cy.getElementById(s.uri).outgoers("node.selection")
+        .map((n) => ({ score: n.data("score"), y: n.position("y") })));
+    return { labels, bodies, edges, steps, fans };
+}"""
+
+
+def _overlap(a: dict[str, Any], b: dict[str, Any], margin: float = 0.5) -> bool:
+    apart_x = a["x1"] + margin >= b["x2"] or b["x1"] + margin >= a["x2"]
+    return not apart_x and a["y1"] + margin < b["y2"] and b["y1"] + margin < a["y2"]
+
+
+def _crosses(p: dict[str, float], q: dict[str, float], body: dict[str, Any], inset: float = 1.5) -> bool:
+    """Whether the segment p→q passes through ``body``'s box (shrunk by ``inset``): sampled every pixel."""
+    x1, y1, x2, y2 = body["x1"] + inset, body["y1"] + inset, body["x2"] - inset, body["y2"] - inset
+    steps = max(2, int(max(abs(q["x"] - p["x"]), abs(q["y"] - p["y"]))))
+    for i in range(steps + 1):
+        x, y = p["x"] + (q["x"] - p["x"]) * i / steps, p["y"] + (q["y"] - p["y"]) * i / steps
+        if x1 < x < x2 and y1 < y < y2:
+            return True
+    return False
+
+
+def assert_readable(page: Page, name: str) -> dict[str, Any]:
+    """No two labels intersect, no edge runs through a node it does not join, selections best first, steps
+    in the list's order down the column; the screenshot is kept."""
+    page.screenshot(path=screenshot_path(name), full_page=True)
+    g = page.evaluate(GEOMETRY)
+    labels = g["labels"]
+    clashes = [(a["id"], b["id"]) for i, a in enumerate(labels) for b in labels[i + 1 :] if _overlap(a, b)]
+    assert not clashes, clashes[:5]
+    through = [
+        (e["id"], body["id"])
+        for e in g["edges"]
+        for body in g["bodies"]
+        if body["id"] not in (e["source"], e["target"])
+        and any(_crosses(p, q, body) for p, q in zip(e["points"], e["points"][1:], strict=False))
+    ]
+    assert not through, through[:5]
+    for fan in g["fans"]:
+        ordered = sorted(fan, key=lambda r: r["y"])
+        assert [r["score"] for r in ordered] == sorted((r["score"] for r in fan), reverse=True)
+    ys = [s["y"] for s in g["steps"]]
+    assert ys == sorted(ys) and len(set(ys)) == len(ys)
+    return g
+
+
+def test_a_25_edge_graphrag_trace_reads_without_overlaps_best_evidence_first(
+    open_server: str, store: Store, page: Page
+) -> None:
+    events = GraphRag(store, OfflineLLM()).answer(
+        Request(QUESTIONS[2].text, WORKSPACE, COLLECTION, {"edge_score_limit": 300, "edge_limit": 25})
+    )
+    uri = next(e for e in list(events) if isinstance(e, ExplainEvent)).explain_id
+    trace = get_trace(store, WORKSPACE, COLLECTION, uri)
+    (focus,) = [s for s in trace["steps"] if s["type"] == "Focus"]
+    assert len(focus["edges"]) == 25
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    g = assert_readable(page, "viewer-graphrag-25-edges")
+    assert [s["uri"] for s in g["steps"]] == [s["uri"] for s in trace["steps"]]
+    assert sum(len(f) for f in g["fans"]) == 25
+
+
+def test_a_multi_iteration_agent_trace_reads_in_derivation_order_with_its_sub_traces_boxed(
+    open_server: str, store: Store, page: Page
+) -> None:
+    request = Request(QUESTIONS[2].text, WORKSPACE, COLLECTION, {"pattern": "react"})
+    events = list(Agent(store, OfflineLLM()).answer(request))
+    end = events[-1]
+    assert isinstance(end, SessionEnd) and end.trace
+    trace = get_trace(store, WORKSPACE, COLLECTION, end.trace)
+    assert len([s for s in trace["steps"] if s["type"] == "Analysis"]) >= 2
+    page.goto(f"{open_server}/ui/trace/{quote(end.trace, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    g = assert_readable(page, "viewer-agent-iterations")
+    assert [s["uri"] for s in g["steps"]] == [s["uri"] for s in trace["steps"]]
+    boxed = {s["uri"]: s["group"] for s in g["steps"]}
+    for sub in (s for s in trace["steps"] if s["type"] in ("GraphRagQuestion", "DocRagQuestion")):
+        assert boxed[sub["uri"]] is not None  # each sub-trace in a box of its own …
+    assert boxed[trace["uri"]] is None  # … the agent's own steps outside
+    sub_traces = [s for s in trace["steps"] if s["type"].endswith("RagQuestion")]
+    assert len({b for b in boxed.values() if b}) == len(sub_traces)

@@ -24,6 +24,9 @@ def cli(verbose: bool) -> None:
       tgneo db start            provision (Maven Central) and start a local Neo4j 5.26 + Browser
       eval "$(tgneo db env)"    point this shell (and Neo4j tools) at it
       tgneo load sample         a small corpus with provenance, a knowledge graph and search indexes
+      tgneo load documents DIR  your own Markdown, HTML, PDF and text files
+      tgneo ask -x "QUESTION"   an answer, every step that produced it, and the sentences' evidence
+      tgneo trace show URI      a recorded trace as a tree (tgneo traces list finds them)
       tgneo serve               the HTTP/WebSocket API on http://127.0.0.1:8888
 
     Configuration comes from NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD and NEO4J_DATABASE; when
@@ -34,9 +37,9 @@ def cli(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from tgneo.cli import ask, browser, db, load, rdf, serve, traces
+    from tgneo.cli import ask, browser, collections, db, load, rdf, serve, traces
 
-    for module in (db, serve, load, ask, rdf, traces, browser):
+    for module in (db, serve, load, ask, rdf, traces, collections, browser):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -220,9 +220,9 @@ class _View:
             out.append(f"    Seed entities: {escape(', '.join(shown.get(e, e) for e in values(TG.entity)))}")
         if values(TG.chunkCount):
             out.append(f"    Chunks retrieved: {values(TG.chunkCount)[0]}")
-        for selection in values(TG.selectedEdge):
+        for selection in _best_first(values(TG.selectedEdge), about):
             out += self._edge(about.get(selection, {}))
-        for selection in values(TG.selectedChunk):
+        for selection in _best_first(values(TG.selectedChunk), about):
             chosen = about.get(selection, {})
             if chosen:
                 score = chosen.get(str(TG.score), ["?"])[0]
@@ -255,6 +255,18 @@ class _View:
         if reasoning:
             lines.append(f"      [italic]{escape(str(reasoning))}[/]")
         return lines
+
+
+def _best_first(selections: list[str], about: dict[str, dict[str, list[Any]]]) -> list[str]:
+    """Selections by score, highest first (as ``trace show`` and the viewer list them), then by URI."""
+
+    def score(selection: str) -> float:
+        try:
+            return float(about.get(selection, {}).get(str(TG.score), ["nan"])[0])
+        except (TypeError, ValueError):
+            return float("nan")
+
+    return sorted(selections, key=lambda s: (-score(s) if score(s) == score(s) else float("inf"), s))
 
 
 COMMANDS = [ask]

@@ -38,6 +38,7 @@ from tgneo.explain.recorder import Recorder
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
 from tgneo.scope import DEFAULT_SCOPE, check_scope
+from tgneo.store.collections import require_content
 from tgneo.store.driver import Store
 
 log = logging.getLogger("tgneo.engines")
@@ -231,8 +232,10 @@ class Engine(ABC):
 
         Raises:
             BadRequest: the request is invalid (raised before anything is recorded or yielded).
+            EmptyCollection: the collection holds nothing to answer from (likewise: nothing is recorded).
         """
         options = self.options(request)
+        require_content(self.store, request.workspace, request.collection)
         ctx = self.context(request)
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)

@@ -44,8 +44,13 @@ class AgentQuestion(Question):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PatternDecision(Step):
+class PatternDecision(LlmStep):
     """The router's choice of pattern (``agent_pattern_decision_triples``).
+
+    TrustGraph's builder takes no token usage for it, yet the router is an LLM call whose tokens every
+    answer counts: tgneo records them here as on every other LLM step (``tg:inToken``, ``tg:outToken``,
+    ``tg:llmModel``, last), so that a trace's stored steps add up to the answer's totals. Without
+    usage (a pattern named by the caller: no router call) the triples are exactly TrustGraph's.
 
     Attributes:
         session: The agent session it derives from.

@@ -9,10 +9,18 @@ scoring of the step after it, instead of adding to them.
 
 A failed write stops the pipeline: every write queued after it is refused without touching Neo4j
 (its parent may be the step that failed), so nothing is half-written and nothing out of order is.
+
+The engine's next step is CPU-bound Python (scoring, alignment) while the recorder's thread waits on
+Neo4j; each time a Bolt answer arrives the recorder needs the GIL back, and at CPython's default 5 ms
+switch interval it waits out the engine's slice every time — measured, that more than doubled an
+Exploration's 5 ms commit. The first pipeline therefore lowers the process's switch interval to
+:data:`SWITCH_INTERVAL` (never raises it): commits come back at once, at the cost of more frequent
+thread switches, which a server that waits on I/O can afford.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,10 +34,16 @@ class PipelineStopped(TgneoError):
     """A step was not written because an earlier step of the same question failed to be."""
 
 
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it, once a pipeline exists (see above)."""
+
+
 class RecordingPipeline:
     """Ordered, asynchronous recording for one question (and the sub-traces it starts)."""
 
     def __init__(self, recorder: Recorder) -> None:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
         self.recorder = recorder
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tgneo-recorder")
         self._failed: BaseException | None = None

@@ -44,7 +44,7 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _ITEM = re.compile(r"^(\s*)([-*+•]|\d{1,3}[.)])\s+(?=\S)")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ROW = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*\S\s\|\s\S[^\n]*\s\|\s\S")
-_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=[\"'“‘(\[`]?(\S))")
+_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=([\"'“‘(\[`]?)(\S))")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _split(block: str, offset: int, kind: str) -> Iterator[Unit]:
     """The sentences of one paragraph or list item (``block`` starts at ``offset`` in the text)."""
     start = 0
     for match in _BOUNDARY.finditer(block):
-        if not _is_boundary(block, match.start(), match.group(1)[:1]):
+        if not _is_boundary(block, match.start(), match.group(1) or match.group(2)):  # an opener, else the letter
             continue
         end = match.end() - len(match.group(0)) + len(match.group(0).rstrip())
         text = _collapse(block[start:end])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -68,7 +70,10 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
     }
     if Label.ERROR.value in raw["labels"]:
         step["error"] = raw["props"].get("toolError")
-    for key in ("edges", "chunks", "selected_chunks", "entities", "thoughts", "documents"):
+    for key in ("edges", "chunks", "selected_chunks"):
+        if raw[key]:
+            step[key] = plain(sorted(raw[key], key=_best_first))
+    for key in ("entities", "thoughts", "documents"):
         if raw[key]:
             step[key] = plain(sorted(raw[key], key=_sort_key))
     if raw.get("sentences"):
@@ -103,6 +108,68 @@ def _sort_key(item: Any) -> str:
     if isinstance(item, Mapping):
         return str(item.get("selection") or item.get("uri") or "")
     return str(item)
+
+
+def _best_first(item: Any) -> tuple[float, str]:
+    """Selections by score, highest first, then by URI (a selection without a score last)."""
+    score = item.get("score") if isinstance(item, Mapping) else None
+    return (-float(score) if isinstance(score, int | float) else float("inf"), _sort_key(item))
+
+
+_SESSION = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _session(uri: str) -> str:
+    """The session a step belongs to: the UUID its URI carries (TrustGraph's URIs all do)."""
+    found = _SESSION.search(uri)
+    return found.group(0) if found else uri
+
+
+def _natural(uri: str) -> list[Any]:
+    """``…/i2`` before ``…/i10``: digits compared as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", uri)]
+
+
+def derivation_order(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``steps`` in the order they were derived: each after every parent it has in the trace, and each
+    branch followed to its end before the next one starts — so an agent's sub-trace sits whole right
+    after the iteration that called it, and a supervisor's sub-agents one after another. Siblings come
+    in their URIs' natural order (iteration 2 before 10), except that an iteration's Thought comes right
+    after it and a sub-trace it called (another session) before what its own session did next (the next
+    iteration, the conclusion). Steps a cycle would hold back (the shapes forbid cycles) keep their
+    place at the end rather than vanish.
+    """
+    by_uri = {s["uri"]: s for s in steps}
+    children: dict[str, list[str]] = defaultdict(list)
+    waiting: dict[str, int] = {}
+    for step in steps:
+        parents = {p for p in step["parents"] if p in by_uri and p != step["uri"]}
+        waiting[step["uri"]] = len(parents)
+        for parent in parents:
+            children[parent].append(step["uri"])
+
+    parent_of = {s["uri"]: next((p for p in s["parents"] if p in by_uri), None) for s in steps}
+
+    def first(uri: str) -> tuple[int, list[Any]]:
+        # an iteration's own thought, then the sub-trace it called, then what its own session did next
+        parent = parent_of[uri]
+        called = parent is not None and _session(parent) != _session(uri)
+        rank = 0 if by_uri[uri].get("type") == "Thought" else 1 if called else 2
+        return (rank, _natural(uri))
+
+    ready = sorted((u for u, n in waiting.items() if n == 0), key=first, reverse=True)
+    ordered: list[dict[str, Any]] = []
+    while ready:
+        uri = ready.pop()
+        ordered.append(by_uri[uri])
+        freed = []
+        for child in children[uri]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                freed.append(child)
+        ready.extend(sorted(freed, key=first, reverse=True))  # the last pushed is taken first: depth first
+    placed = {s["uri"] for s in ordered}
+    return ordered + [s for s in steps if s["uri"] not in placed]
 
 
 def _totals(steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -153,7 +220,7 @@ def get_trace(
     if not records:
         raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
     root, raw_steps = records[0]["root"], records[0]["steps"]
-    steps = [_step(s) for s in raw_steps]
+    steps = derivation_order([_step(s) for s in raw_steps])
     props = plain(root["props"])
     return {
         "uri": root["uri"],

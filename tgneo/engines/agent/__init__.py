@@ -19,11 +19,12 @@ from tgneo.engines.agent.plan import plan_then_execute
 from tgneo.engines.agent.react import react
 from tgneo.engines.agent.supervisor import supervise
 from tgneo.engines.base import Engine, Outcome, Request, Session
+from tgneo.engines.graphrag import usage
 from tgneo.errors import BadRequest
 from tgneo.explain.agent import AgentQuestion, PatternDecision
 from tgneo.explain.events import Event
 from tgneo.kinds import AgentPattern, SessionKind
-from tgneo.llm.base import Task
+from tgneo.llm.base import Completion, Task
 from tgneo.llm.parsing import json_answer
 
 Pattern = Callable[[Session, Mapping[str, int]], Generator[Event, None, Outcome]]
@@ -59,18 +60,19 @@ class Agent(Engine):
         yield session.record(root)
         pattern = options.get("pattern")
         if pattern is None:
-            pattern, task_type = self.route(session)
+            pattern, task_type, call = self.route(session)
             decision = PatternDecision(
-                uri=uris.agent_pattern_decision_uri(session.id), session=root.uri, pattern=pattern, task_type=task_type
-            )
+                uri=uris.agent_pattern_decision_uri(session.id), session=root.uri, pattern=pattern,
+                task_type=task_type, **usage(call),
+            )  # fmt: skip
             yield session.record(decision)
         return (yield from PATTERNS[AgentPattern(pattern)](session, options))
 
-    def route(self, session: Session) -> tuple[str, str | None]:
-        """The pattern the LLM chose (``react`` when it named none of ours) and the task type it saw."""
+    def route(self, session: Session) -> tuple[str, str | None, Completion]:
+        """The pattern the LLM chose (``react`` when it named none of ours), the task type it saw, and the call."""
         patterns = [{"name": p.value, "description": p.purpose} for p in AgentPattern]
         call = session.complete(Task("router", {"question": session.question, "patterns": patterns}))
         decision = json_answer(call, "router", dict)
         pattern = decision.get("pattern") if decision.get("pattern") in PATTERNS else "react"
         task_type = decision.get("task_type")
-        return str(pattern), str(task_type) if isinstance(task_type, str) and task_type.strip() else None
+        return str(pattern), str(task_type) if isinstance(task_type, str) and task_type.strip() else None, call

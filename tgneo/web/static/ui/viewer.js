@@ -1,6 +1,9 @@
 // The trace viewer's shared part: API access with an optional token, and a cytoscape graph that
-// draws a trace as a layered DAG (steps in order, edge selections fanning out to statements and on
-// to their source documents) with node details on click. trace.js and live.js feed it.
+// draws a trace as a column of steps in derivation order (each sub-trace boxed, under the iteration
+// that called it) with, beside each step that selected evidence, one row per selection, best score
+// first: selection → statement or chunk → document. Every position is computed here (a "preset"
+// layout), so no two labels overlap at any size and no edge runs through a node; details on click.
+// trace.js and live.js feed it.
 "use strict";
 (function () {
   const config = JSON.parse(document.getElementById("tgneo-config").textContent);
@@ -58,6 +61,19 @@
     return cut >= 0 && cut < iri.length - 1 ? iri.slice(cut + 1) : iri;
   }
 
+  // The session a step belongs to: the UUID in its URI (TrustGraph's URIs carry the session's).
+  function session(uri) {
+    const m = String(uri).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    return m ? m[0] : String(uri);
+  }
+
+  function score(value) { const n = Number(value); return value == null || Number.isNaN(n) ? -1 : n; }
+
+  function rowLabel(value, text) {
+    const prefix = value == null ? "" : Number(value).toFixed(2) + "  ";
+    return clip(prefix + String(text).split(/\s+/).join(" "), ROW_CHARS); // one line: a row is one line high
+  }
+
   function clip(text, n) { text = String(text == null ? "" : text); return text.length > n ? text.slice(0, n - 1) + "…" : text; }
 
   function stepCaption(type, props) {
@@ -67,21 +83,35 @@
       Analysis: p.action, PatternDecision: p.pattern, Plan: p.planStep && [].concat(p.planStep).join("; "),
       Decomposition: p.subagentGoal && [].concat(p.subagentGoal).join("; "), Observation: p.toolError };
     const text = pick[type];
-    return type + (text ? "\n" + clip(text, 60) : "");
+    return type + (text ? "\n" + clip(text, STEP_CHARS) : "");
   }
 
+  // The grid of the preset layout (model pixels). Labels are clipped to what their column can hold
+  // (STEP_CHARS, ROW_CHARS, DOC_CHARS at these font sizes); the whole text is in the details panel.
+  const GRID = { row: 24, stepGap: 70, groupGap: 34, indent: 48, selection: 190, evidence: 222, document: 640 };
+  const STEP_CHARS = 56, ROW_CHARS = 58, DOC_CHARS = 36;
+  const LABEL_BACKGROUND = { "text-background-color": "#fbfbfc", "text-background-opacity": 0.9, "text-background-padding": 1 };
+
   const STYLE = [
-    { selector: "node", style: { "background-color": "data(color)", label: "data(label)", "font-size": 10,
-      "text-wrap": "wrap", "text-max-width": 160, "text-valign": "bottom", "text-margin-y": 4, width: 28, height: 28 } },
-    { selector: "node.step", style: { shape: "round-rectangle", width: 44, height: 30, "font-size": 11, "font-weight": 600 } },
-    { selector: "node.selection", style: { width: 16, height: 16, "font-size": 9 } },
+    { selector: "node", style: Object.assign({ "background-color": "data(color)", label: "data(label)", "font-size": 10,
+      "text-wrap": "ellipsis", "text-max-width": 330, "text-valign": "center", "text-halign": "right", "text-margin-x": 6,
+      width: 14, height: 14 }, LABEL_BACKGROUND) },
+    { selector: "node.step", style: { shape: "round-rectangle", width: 40, height: 26, "font-size": 11, "font-weight": 600,
+      "text-wrap": "wrap", "text-max-width": 170, "text-halign": "left", "text-margin-x": -8 } },
+    { selector: "node.selection", style: { width: 10, height: 10 } },
     { selector: "node.statement", style: { shape: "diamond" } },
-    { selector: "node.document", style: { shape: "rectangle", width: 30, height: 36 } },
+    { selector: "node.document", style: { shape: "rectangle", width: 12, height: 15, "text-max-width": 220 } },
+    { selector: "node.group", style: { shape: "round-rectangle", "background-color": "#eef1f6", "background-opacity": 0.6,
+      "border-width": 1, "border-color": "#c4cad4", label: "data(label)", "font-size": 10, "font-weight": 600, color: "#57606a",
+      "text-valign": "top", "text-halign": "center", "text-margin-x": 0, "text-margin-y": -4, padding: 10 } },
     { selector: "node.error", style: { "border-width": 3, "border-color": "#b42318" } },
-    { selector: "node:selected", style: { "border-width": 4, "border-color": "#1f6feb" } },
-    { selector: "edge", style: { width: 1.5, "line-color": "#b6bcc6", "target-arrow-color": "#b6bcc6",
-      "target-arrow-shape": "triangle", "curve-style": "bezier" } },
-    { selector: "edge.derived", style: { width: 3, "line-color": "#6b7280", "target-arrow-color": "#6b7280" } },
+    { selector: "node:selected", style: { "border-width": 3, "border-color": "#1f6feb" } },
+    { selector: "edge", style: { width: 1, "line-color": "#c4cad4", "target-arrow-color": "#c4cad4",
+      "target-arrow-shape": "triangle", "arrow-scale": 0.6, "curve-style": "straight" } },
+    { selector: "edge.derived", style: { width: 2.5, "line-color": "#6b7280", "target-arrow-color": "#6b7280", "arrow-scale": 1 } },
+    // a derivation that skips steps (a synthesis over every finding) bows out left of the column
+    { selector: "edge.skip", style: { "curve-style": "segments", "segment-weights": [0.02, 0.98], "segment-distances": "data(bow)",
+      "edge-distances": "node-position" } },
   ];
 
   class Viewer {
@@ -97,14 +127,14 @@
 
     color(type) { return config.colors[type] || "#9aa1ac"; }
 
-    node(id, label, type, classes, info) {
+    node(id, label, type, classes, info, extra) {
       const existing = this.cy.getElementById(id);
       if (existing.nonempty()) { // the stored trace completes what a live message said
-        existing.data("label", label);
+        existing.data(Object.assign({ label }, extra || {}));
         this.info.set(id, Object.assign({ id, type }, info));
         return;
       }
-      this.cy.add({ group: "nodes", data: { id, label, type, color: this.color(type) }, classes });
+      this.cy.add({ group: "nodes", data: Object.assign({ id, label, type, color: this.color(type) }, extra || {}), classes });
       this.info.set(id, Object.assign({ id, type }, info));
     }
 
@@ -134,40 +164,45 @@
       for (const parent of step.parents || []) this.edge(parent, step.uri, "derived");
       for (const selection of step.edges || []) this.addEdgeSelection(step.uri, selection);
       for (const chunk of step.chunks || []) this.addChunkSelection(step.uri, chunk);
-      for (const uri of step.selected_chunks || []) this.node(uri, short(uri), "Chunk", "document", { uri });
-      for (const uri of step.selected_chunks || []) this.edge(step.uri, uri);
-      if ((step.edges || []).length || (step.chunks || []).length || (step.selected_chunks || []).length) this.fans(step.uri);
+      for (const uri of step.selected_chunks || []) {
+        this.node(step.uri + " chunk " + uri, clip(short(uri), ROW_CHARS), "Chunk", "statement", { uri }, { score: -1 });
+        this.edge(step.uri, step.uri + " chunk " + uri);
+      }
     }
 
+    // Each selection gets its own row: its statement (or chunk) node and its documents are drawn per
+    // step (ids scoped by the step), so a statement two steps selected never pulls one row across the other.
     addEdgeSelection(stepUri, selection) {
       const st = selection.statement;
       const sel = selection.selection;
-      this.node(sel, selection.score != null ? String(selection.score) : "", "EdgeSelection", "selection", { selection });
+      this.node(sel, "", "EdgeSelection", "selection", { selection, uri: sel }, { score: score(selection.score) });
       this.edge(stepUri, sel);
-      const stId = "statement:" + st.id;
+      const stId = sel + " statement";
       const label = [st.s_label || short(st.s), st.p_label || short(st.p), st.o_label || (st.o_kind === "iri" ? short(st.o) : st.o)];
-      this.node(stId, clip(label.join(" · "), 70), "Statement", "statement", { statement: st });
+      this.node(stId, rowLabel(selection.score, label.join(" · ")), "Statement", "statement", { statement: st, uri: st.id });
       this.edge(sel, stId);
       for (const source of st.sources || []) {
         const doc = (source.chain || []).find((n) => (n.labels || []).includes("Document"));
-        if (!doc) continue;
-        this.node(doc.uri, clip(doc.props.title || doc.props.label || short(doc.uri), 40), "Document", "document", { document: doc });
-        this.edge(stId, doc.uri);
+        if (doc) this.documentNode(stepUri, stId, doc.uri, doc.props.title || doc.props.label || short(doc.uri), { document: doc });
       }
     }
 
     addChunkSelection(stepUri, chunkSelection) {
       const sel = chunkSelection.selection;
-      this.node(sel, chunkSelection.score != null ? String(chunkSelection.score) : "", "ChunkSelection", "selection", { chunkSelection });
+      this.node(sel, "", "ChunkSelection", "selection", { chunkSelection, uri: sel }, { score: score(chunkSelection.score) });
       this.edge(stepUri, sel);
       const chunk = chunkSelection.chunk;
       if (!chunk) return;
-      this.node(chunk.uri, short(chunk.uri), "Chunk", "statement", { chunk });
-      this.edge(sel, chunk.uri);
-      for (const doc of chunk.chain || []) {
-        this.node(doc, short(doc), "Document", "document", { uri: doc });
-        this.edge(chunk.uri, doc);
-      }
+      const chunkId = sel + " chunk";
+      this.node(chunkId, rowLabel(chunkSelection.score, chunk.text ? chunk.text : short(chunk.uri)), "Chunk", "statement", { chunk, uri: chunk.uri });
+      this.edge(sel, chunkId);
+      for (const doc of chunk.chain || []) this.documentNode(stepUri, chunkId, doc, short(doc), { uri: doc });
+    }
+
+    documentNode(stepUri, from, uri, title, info) {
+      const id = stepUri + " document " + uri;
+      this.node(id, clip(title, DOC_CHARS), "Document", "document", Object.assign({ uri }, info));
+      this.edge(from, id);
     }
 
     addTrace(trace) {
@@ -176,17 +211,68 @@
       this.layout();
     }
 
-    // A step that selected edges or chunks fans out three ranks (selection, statement or chunk,
-    // document); the step derived from it is drawn below that evidence, not beside its selections.
-    fans(stepUri) { this.cy.getElementById(stepUri).data("fans", true); }
-
+    // Steps in the order of the step list (derivation order: the API's and the stream's), one column;
+    // a sub-trace (a session other than the root's) indented and boxed; beside each step its rows of
+    // evidence, best score first, starting one row below it; the next step below the last row.
     layout() {
-      const below = (edge) => edge.hasClass("derived") && edge.source().data("fans");
-      const minLen = (edge) => (below(edge) ? 4 : 1);
-      this.cy.layout({ name: "dagre", rankDir: "TB", nodeSep: 18, rankSep: 55, minLen, animate: false, fit: false, padding: 20 }).run();
-      // dagre routes that long edge round the side; keep the chain of steps in one column instead
-      this.cy.edges(".derived").filter(below).forEach((edge) => { edge.target().position("x", edge.source().position("x")); });
-      this.cy.fit(undefined, 20);
+      const cy = this.cy;
+      const order = [...this.steps.querySelectorAll("li")].map((li) => li.dataset.uri).filter((u) => cy.getElementById(u).nonempty());
+      if (!order.length) return;
+      const rootSession = session(this.traceUri || order[0]);
+      const index = new Map(order.map((u, i) => [u, i]));
+      cy.batch(() => {
+        cy.nodes(".group").forEach((g) => { g.children().move({ parent: null }); });
+        cy.remove(cy.nodes(".group"));
+        let y = 0, current = rootSession;
+        for (const uri of order) {
+          const step = cy.getElementById(uri);
+          const own = session(uri);
+          const sub = own !== rootSession;
+          if (own !== current) y += GRID.groupGap; // room for the box's edge and its title
+          current = own;
+          const x = sub ? GRID.indent : 0;
+          step.position({ x, y });
+          const rows = step.outgoers("node").filter((n) => !n.hasClass("step")).sort((a, b) => b.data("score") - a.data("score")
+            || (a.id() < b.id() ? -1 : 1));
+          const documents = new Map();
+          rows.forEach((first, k) => {
+            const rowY = y + (k + 1) * GRID.row;
+            const evidence = first.hasClass("selection") ? first.outgoers("node") : cy.collection();
+            if (first.hasClass("selection")) first.position({ x: x + GRID.selection, y: rowY });
+            (first.hasClass("selection") ? evidence : first).forEach((n) => {
+              n.position({ x: x + GRID.evidence, y: rowY });
+              n.outgoers("node.document").forEach((d) => {
+                if (!documents.has(d.id())) documents.set(d.id(), y + (documents.size + 1) * GRID.row);
+                d.position({ x: x + GRID.document, y: documents.get(d.id()) });
+              });
+            });
+          });
+          y += Math.max(rows.length, documents.size) * GRID.row + GRID.stepGap;
+        }
+        // sub-traces boxed: a compound node per session around its steps and their evidence
+        for (const uri of order) {
+          const own = session(uri);
+          if (own === rootSession) continue;
+          const id = "group " + own;
+          if (cy.getElementById(id).empty()) {
+            const first = this.info.get(uri);
+            const kind = first ? first.type : "sub-trace";
+            cy.add({ group: "nodes", data: { id, label: kind.replace(/Question$/, "") + " sub-trace", type: "group" }, classes: "group" });
+          }
+          const step = cy.getElementById(uri);
+          const rows = step.outgoers("node").filter((n) => !n.hasClass("step"));
+          const evidence = rows.union(rows.outgoers("node"));
+          step.union(evidence).union(evidence.outgoers("node.document")).move({ parent: id });
+        }
+        // a derivation between steps that are not neighbours in the column bows out to its left
+        cy.edges(".derived").forEach((e) => {
+          const gap = Math.abs((index.get(e.target().id()) ?? 0) - (index.get(e.source().id()) ?? 0));
+          const skip = gap > 1;
+          e.toggleClass("skip", skip);
+          if (skip) { const bow = 200 + 14 * Math.min(gap, 10); e.data("bow", [bow, bow]); }
+        });
+      });
+      cy.fit(undefined, 20);
     }
 
     async tripleLines() {
@@ -211,7 +297,7 @@
       h.textContent = info.type;
       panel.appendChild(h);
       const uri = document.createElement("code");
-      uri.textContent = id.startsWith("statement:") ? id.slice("statement:".length) : id;
+      uri.textContent = info.uri || id;
       panel.appendChild(uri);
       const rows = [];
       const step = info.step;
