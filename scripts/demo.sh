@@ -7,7 +7,7 @@
 set -euo pipefail
 TGNEO_EXTRAS= source "$(dirname "$0")/bootstrap.sh"
 if [ -z "${NEO4J_URI:-}" ]; then
-  tgneo db start
+  tgneo db start >&2   # its Bolt URI is for people here, not for a pipe
   eval "$(tgneo db env)"
   # The Browser of the instance that actually runs (it may have been started earlier on other ports).
   browser="$(tgneo db status --json | python -c 'import json, sys; print(json.load(sys.stdin)["browser"])')"
@@ -26,7 +26,7 @@ cat >&2 <<MSG
   tgneo API       http://127.0.0.1:${TGNEO_PORT:-8888}/   (try /readyz)
 
   More questions the sample answers:
-$(printf '%s\n' "$questions" | sed 's/^/    tgneo ask -x "/; s/$/"/')
+$(printf '%s\n' "$questions" | sed '1d; s/^/    tgneo ask -x "/; s/$/"/')
     tgneo ask --engine agent -x "Compare Marie Curie and Pierre Curie"
   Look at a trace:  tgneo traces list · tgneo trace show URI · tgneo export URI --format turtle
   Draw it:          http://127.0.0.1:${TGNEO_PORT:-8888}/ui/trace/URI  (or ask on /ui/ and watch it grow)

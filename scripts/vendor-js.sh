@@ -8,7 +8,6 @@ DEST="$ROOT/tgneo/web/static/vendor"
 # package@version  built file inside the package
 PACKAGES=(
   "cytoscape@3.34.4 dist/cytoscape.min.js"
-  "cytoscape-dagre@4.0.1 dist/cytoscape-dagre.min.js"  # bundles dagre (@dagrejs/dagre), MIT
 )
 command -v npm >/dev/null || { echo "vendor-js.sh needs npm (Debian: apt-get install npm)" >&2; exit 1; }
 work="$(mktemp -d)"

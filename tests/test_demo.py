@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from tests.conftest import Neo4jServer
+from tgneo.ingest.sample import QUESTIONS
 from tgneo.provision.server import free_port
 
 pytestmark = pytest.mark.slow
@@ -43,3 +44,7 @@ def test_the_demo_loads_the_sample_explains_an_answer_and_serves(neo4j_server: N
                  "tgneo API       http://127.0.0.1:", "More questions the sample answers:"):  # fmt: skip
         assert line in err, line
     assert "Traceback" not in err
+    more = err.split("More questions the sample answers:")[1]
+    asked = out.split("\n")[0]
+    assert f'tgneo ask -x "{QUESTIONS[0].text}"' not in more and asked  # not the question just asked
+    assert f'tgneo ask -x "{QUESTIONS[1].text}"' in more

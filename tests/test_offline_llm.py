@@ -60,6 +60,14 @@ def test_reasoning_names_the_concept_and_the_edge(llm: OfflineLLM) -> None:
     assert reason["concept"] == "marie curie" and "Marie Curie, discovered, Polonium" in reason["reasoning"]
 
 
+def test_reasoning_for_an_edge_no_concept_names_says_so_without_claiming_a_match(llm: OfflineLLM) -> None:
+    edge = {"id": "e9", "text": "Vistula, flows through, Krakow", "score": 0.12}
+    inputs = {**SAMPLE_INPUTS["edge-reasoning"], "concepts": ["marie curie"], "edges": [edge]}
+    (reason,) = json.loads(llm.complete(Task("edge-reasoning", inputs)).text)
+    assert reason["reasoning"].startswith("No word of any concept appears in it; it scored 0.12")
+    assert f"nearest concept: '{reason['concept']}'" in reason["reasoning"] and "Matches" not in reason["reasoning"]
+
+
 def test_synthesis_without_evidence_states_only_the_facts_it_was_given(llm: OfflineLLM) -> None:
     inputs = {"question": QUESTION, "facts": ["Marie Curie discovered Polonium"], "evidence": []}
     assert (

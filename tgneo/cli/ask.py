@@ -43,7 +43,9 @@ Labels = Callable[[list[str]], dict[str, str]]
 @click.option("--pattern", type=click.Choice([p.value for p in AgentPattern]),
               help="Agent only: use this pattern instead of letting the router choose.")  # fmt: skip
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=N",
-              help="An engine option, e.g. -o edge_limit=10 -o max_path_length=1 (see tgneo/engines).")  # fmt: skip
+              help="An engine option, a positive whole number. graph-rag: entity_limit (50), triple_limit (30), "
+                   "max_subgraph_size (1000), max_path_length (2), edge_score_limit (30), edge_limit (25); "
+                   "document-rag: doc_limit (10); agent: max_iterations (8).")  # fmt: skip
 @click.option("--url", envvar="TGNEO_URL", help="Ask a running `tgneo serve` (e.g. http://127.0.0.1:8888/).")
 @click.option("--token", envvar="TGNEO_TOKEN", help="The server's API token (when it runs with TGNEO_TOKENS).")
 @workspace_option
@@ -58,7 +60,7 @@ def ask(
     \b
     Examples:
       tgneo ask "Which element did Marie Curie name after her homeland?" -x
-      tgneo ask "Compare Marie Curie and Lise Meitner" --engine agent -x
+      tgneo ask "Compare Marie Curie and Pierre Curie" --engine agent -x
       tgneo ask "Who discovered polonium?" --engine document-rag --json
 
     The last line on stderr names the trace: `tgneo trace show URI` draws it, `tgneo export URI`

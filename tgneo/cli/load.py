@@ -108,6 +108,8 @@ def documents(paths: tuple[str, ...], chunk_size: int, chunk_overlap: int, works
     found = discover(paths)
     for name, reason in found.passed_over:
         say(f"[yellow]skipped[/] {escape(name)}: {escape(reason)}")
+    if not found.sources and found.passed_over:
+        sys.exit(1)  # each path given was named above with why it was passed over: nothing more to say
     if not found.sources:
         raise DocumentError(f"no documents to load in {', '.join(paths)} (tgneo reads {_FORMATS})")
     skipped = _run_load(found.sources, workspace, collection, settings) + len(found.passed_over)

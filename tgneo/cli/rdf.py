@@ -98,6 +98,9 @@ def _output(output: str | None) -> Iterator[Path]:
     try:
         yield Path(name)
         if output:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(name, 0o666 & ~umask)  # mkstemp made it 0600; an export is an ordinary file
             os.replace(name, output)
         else:
             with open(name, "rb") as source:

@@ -77,8 +77,8 @@ class DocRag(Engine):
             where = f"workspace {ctx.workspace!r}, collection {ctx.collection!r}"
             text, calls = (
                 (
-                    f"No document chunk in {where} matches this question; the collection may be empty "
-                    "(load documents with `tgneo load`)."
+                    f"No document chunk in {where} matches this question (it may hold a knowledge graph "
+                    "but no documents: load some with `tgneo load documents PATH`)."
                 ),
                 [],
             )

@@ -35,7 +35,8 @@ class PipelineStopped(TgneoError):
 
 
 SWITCH_INTERVAL = 0.0005
-"""Seconds a thread may hold the GIL while another waits for it, once a pipeline exists (see above)."""
+"""Seconds a thread may hold the GIL while another waits for it, once a pipeline exists (see above); the
+server's workers start with it too (``tgneo.web.serve``), so a step's explain message leaves at once."""
 
 
 class RecordingPipeline:

@@ -68,17 +68,25 @@ def _reason(e: BaseException) -> str:
 
 @contextmanager
 def translate_errors(action: str, uri: str) -> Iterator[None]:
-    """Turn driver exceptions into tgneo's typed errors naming what failed and where."""
+    """Turn driver exceptions into tgneo's typed errors naming what failed and where.
+
+    A connection or credentials failure is the server's, whatever was being done: its message names the
+    server and the reason, not the internal query that happened to meet it (that goes to the log).
+    A query the server refused names the query: that is what to look at.
+    """
     try:
         yield
     except (ServiceUnavailable, SessionExpired) as e:
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {_reason(e)}") from e
+        log.info("Neo4j unreachable while %s", action)
+        raise StoreUnavailable(f"Neo4j is unreachable at {uri}: {_reason(e)}") from e
     except AuthError as e:
-        raise StoreUnavailable(f"Neo4j at {uri} refused the credentials while {action}: {e.message}") from e
+        log.info("Neo4j refused the credentials while %s", action)
+        raise StoreUnavailable(f"Neo4j at {uri} refused the credentials: {e.message}") from e
     except Neo4jError as e:
         raise StoreError(f"Neo4j error while {action}: {_reason(e)}") from e
     except (DriverError, OSError) as e:
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri} while {action}: {_reason(e)}") from e
+        log.info("Neo4j unreachable while %s", action)
+        raise StoreUnavailable(f"Neo4j is unreachable at {uri}: {_reason(e)}") from e
 
 
 class Store:

@@ -29,6 +29,8 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
+from tgneo.explain.pipeline import SWITCH_INTERVAL
+
 GRACEFUL_SECONDS = 30
 
 
@@ -43,7 +45,11 @@ def _redacted(query: str) -> str:
 
 
 class JsonAccessLogger(Logger):  # type: ignore[misc]
-    """Gunicorn's logger with structured access lines: one JSON object per request."""
+    """Gunicorn's logger with structured access lines: one JSON object per request, on stderr.
+
+    Gunicorn's ``accesslog = "-"`` means stdout; the README and ``serve --help`` promise stderr (stdout
+    stays for what a command prints), so the line is written to stderr here, one write per line.
+    """
 
     def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
         if not self.access_log_enabled:
@@ -65,14 +71,10 @@ class JsonAccessLogger(Logger):  # type: ignore[misc]
             "pid": os.getpid(),
         }
         try:
-            self.access_log.info(json.dumps(record))
+            sys.stderr.write(json.dumps(record) + "\n")
+            sys.stderr.flush()
         except Exception:  # a log line must never fail a request
             self.error("could not write an access log line")
-
-
-SWITCH_INTERVAL = 0.001
-"""Seconds a Python thread may hold the GIL while others wait (Python's default is 0.005). A thread whose
-step just committed waits at most this long to send the explain message while other threads compute."""
 
 
 def _post_worker_init(worker: Any) -> None:
@@ -127,7 +129,7 @@ def serve(
             # the longest request line Gunicorn allows: a percent-encoded IRI in the path can be long.
             # Past it Gunicorn itself answers a plain-text 400, before the app (and its JSON errors).
             "limit_request_line": 8190,
-            "accesslog": "-",
+            "accesslog": "-",  # enables access lines; JsonAccessLogger writes them to stderr
             "logger_class": JsonAccessLogger,
             "loglevel": "info",
             "post_worker_init": _post_worker_init,

@@ -5,7 +5,7 @@ The pages hold no data: their JavaScript reads it the way any client does — th
 socket (``/api/v1/stream``) — so access control is the API's: when ``TGNEO_TOKENS`` is set the page
 gets a 401, asks for a token, keeps it in ``sessionStorage`` and sends it as ``Authorization: Bearer``
 (``?token=`` on the socket handshake, the only way a browser can send one there). The graph library
-(cytoscape with the dagre layout) is vendored under ``static/vendor/`` by ``scripts/vendor-js.sh``,
+(cytoscape; the layout is computed in viewer.js) is vendored under ``static/vendor/`` by ``scripts/vendor-js.sh``,
 so the pages work offline. Colours and the order that names a step's type come from the same tables
 as Neo4j Browser's style sheet (``tgneo.browser.style``) and the trace reader (``tgneo.mapping``).
 """

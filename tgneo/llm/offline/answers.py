@@ -129,7 +129,10 @@ def edge_reasoning(inputs: Mapping[str, Any]) -> str:
         if shared:
             why = f"Matches the concept '{concept}' (shared words: {', '.join(sorted(set(shared)))})"
         else:
-            why = f"Scored {float(edge.get('score', 0)):.2f} for the question as a whole, no concept named directly"
+            why = (
+                f"No word of any concept appears in it; it scored {float(edge.get('score', 0)):.2f} for the "
+                f"question as a whole (nearest concept: '{concept}')"
+            )
         says = f"its evidence: “{text}”" if text != str(edge["text"]) else f"it states: {text}."
         out.append({"id": edge["id"], "concept": concept, "reasoning": f"{why}; {says}"})
     return json.dumps(out)
