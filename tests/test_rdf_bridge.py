@@ -293,7 +293,8 @@ def test_what_tgneo_writes_at_its_deepest_nesting_it_reads(
     tgneo(neo4j_server, "import", str(source), "--workspace", "w", "--collection", collection)
     for fmt in ("turtle", "trig", "json-ld", "nt"):
         out = tmp_path / f"out{get_format(fmt).extension}"
-        tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, "--format", fmt, "-o", str(out))
+        tgneo(neo4j_server, "export", "--workspace", "w", "--collection", collection, "--format", fmt,
+              "--quoted", "star", "-o", str(out))  # fmt: skip
         assert isomorphic(read_quads(out, get_format(fmt)), parse(source.read_bytes(), "nquads")), fmt
 
 

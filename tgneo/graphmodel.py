@@ -128,6 +128,12 @@ def node_term(kind: str, key: str) -> URIRef | BNode:
     return URIRef(key)
 
 
+_SELECTIONS = frozenset({Label.EDGE_SELECTION.value, Label.CHUNK_SELECTION.value})
+"""TrustGraph types a selection only ``tg:EdgeSelection``/``tg:ChunkSelection``; the ``prov`` profile adds
+``prov:Entity`` (tgneo's answer sentences derive from selections, and PROV derives entities from
+entities), which the import folds away again (``rdf.profiles``)."""
+
+
 # ------------------------------------------------------------------------------------------ compile
 @dataclass
 class WriteBatch:
@@ -378,6 +384,8 @@ class Decompiler:
                 yield Quad(s, RDF.type, cls.iri, g)
         if self.profile == "prov" and Label.PROV_AGENT.value in labels:
             yield Quad(s, RDF.type, PROV.SoftwareAgent, g)
+        if self.profile == "prov" and labels & _SELECTIONS and Label.PROV_ENTITY.value not in labels:
+            yield Quad(s, RDF.type, PROV.Entity, g)  # answer sentences derive from selections: PROV entities
         for name, value in e.props.items():
             row = PROP_BY_NAME.get(name)
             if row is None or value is None:

@@ -6,16 +6,21 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tgneo.cli.common import collection_option, fails_cleanly, progress_bar, say, scope, workspace_option
 from tgneo.errors import BadRequest
 from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES
-from tgneo.vocab import GRAPH_NAMES
+from tgneo.rdf.formats import get_format
+from tgneo.vocab import GRAPH_DEFAULT, GRAPH_NAMES
+
+if TYPE_CHECKING:
+    from tgneo.rdf.terms import Quad
 
 
 def _format_choice() -> click.Choice[str]:
@@ -119,9 +124,13 @@ def _output(output: str | None) -> Iterator[Path]:
     help="prov: strict W3C PROV-O (typed literals, sessions as activities); trustgraph: exactly TrustGraph's triples.",
 )  # fmt: skip
 @click.option(
-    "--quoted", type=click.Choice(["star", "triple-term", "reification"]), default="star", show_default=True,
-    help="Quoted triples as RDF-star << s p o >>, RDF 1.2 triple terms <<( s p o )>>, or rdf:Statement reification.",
-)  # fmt: skip
+    "--quoted",
+    type=click.Choice(["star", "triple-term", "reification"]),
+    default=None,
+    help="Quoted triples (the selected edges): rdf:Statement reification (RDF 1.1), RDF-star << s p o >>, or "
+    "RDF 1.2 triple terms <<( s p o )>>. Default: reification for --profile prov (rdflib, pyoxigraph and the "
+    "prov package read it), star for --profile trustgraph (TrustGraph's own form).",
+)
 @click.option(
     "--graph", "graphs", multiple=True, metavar="default|source|retrieval|IRI",
     help="Only the quads of this graph (repeatable): the knowledge graph, the source graph, the traces.",
@@ -134,14 +143,14 @@ def export(
     uri: tuple[str, ...],
     fmt: str,
     profile: str,
-    quoted: str,
+    quoted: str | None,
     graphs: tuple[str, ...],
     workspace: str,
     collection: str,
     output: str | None,
 ) -> None:
     """Export traces (their root URIs given) or a whole collection as RDF, streamed from Neo4j."""
-    from tgneo.rdf.writer import write
+    from tgneo.rdf.writer import default_quoted, write
     from tgneo.store import Store
     from tgneo.store.rdfio import recover, stream_quads
 
@@ -151,14 +160,35 @@ def export(
         if graphs:
             wanted = {GRAPH_NAMES.get(g, g) for g in graphs}
             quads = (q for q in quads if q.g in wanted)
+        merged: set[str] = set()
+        if not get_format(fmt).named_graphs:
+            quads = _merged(quads, merged)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            count = write(quads, fmt, handle.write, quoted)  # type: ignore[arg-type]
+            count = write(quads, fmt, handle.write, quoted or default_quoted(profile), as_entities=profile == "prov")  # type: ignore[arg-type]
+    if merged:
+        shown = ", ".join(sorted(_graph_name(g) for g in merged))
+        say(f"{get_format(fmt).name} has no named graphs: the graphs {shown} are merged into one "
+            "(use nquads, trig or json-ld to keep them apart, or --graph to pick one)")  # fmt: skip
     if count == 0:
         say(f"nothing to export: {scope(workspace, collection)} holds no triples")
     elif output:
         say(f"exported {count} quads to {output}")
     else:
         say(f"exported {count} quads from {scope(workspace, collection)}")
+
+
+def _merged(quads: Iterable[Quad], seen: set[str]) -> Iterator[Quad]:
+    """Every quad in the default graph (as the trace API does for Turtle and N-Triples), noting the graphs merged."""
+    for q in quads:
+        if q.g != GRAPH_DEFAULT:
+            seen.add(q.g)
+            q = q._replace(g=GRAPH_DEFAULT)
+        yield q
+
+
+def _graph_name(iri: str) -> str:
+    """How ``--graph`` names a graph: ``source``, ``retrieval``, else its IRI."""
+    return next((name for name, g in GRAPH_NAMES.items() if g == iri), f"<{iri}>")
 
 
 @click.command("validate")

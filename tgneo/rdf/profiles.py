@@ -25,6 +25,8 @@ not a class it uses.
 
 from __future__ import annotations
 
+import re
+
 from rdflib.term import Literal, URIRef
 
 from tgneo.kinds import SessionKind
@@ -37,6 +39,8 @@ SESSION_SUFFIX = "/session"
 """The session activity of Question ``Q`` is ``Q`` + this suffix."""
 AGENT_BASE = f"{TRUSTGRAPH_BASE}/agent/"
 """TrustGraph's agent IRIs (``…/agent/chunker``); the session agents are ``…/agent/graph-rag`` etc."""
+_SELECTION = re.compile(r"urn:trustgraph:prov:(?:edge|chunk):[^:]+:\d+$")
+"""An edge or chunk selection's IRI (``uris.edge_selection_uri``, ``uris.chunk_selection_uri``)."""
 _SESSION_AGENTS = frozenset(f"{AGENT_BASE}{name}" for name in (*(k.wire for k in SessionKind), "question"))
 
 
@@ -64,6 +68,8 @@ def fold(quad: Quad) -> Quad | None:
     if not isinstance(s, URIRef):
         return quad
     subject = str(s)
+    if p == RDF.type and o == PROV.Entity and _SELECTION.match(subject):
+        return None  # the prov profile's typing of a selection (graphmodel), not TrustGraph's
     if p == PROV.wasGeneratedBy and isinstance(o, URIRef) and str(o) == subject + SESSION_SUFFIX:
         return None
     if subject in _SESSION_AGENTS and p == RDF.type:

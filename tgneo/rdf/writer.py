@@ -40,12 +40,14 @@ from tgneo.rdf.formats import Format, get_format
 from tgneo.rdf.jsonld import jsonld_id, jsonld_value
 from tgneo.rdf.ntriples import check_iri, edge_id, escape_iri, literal_n3, n3
 from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
-from tgneo.vocab import PREFIXES, RDF
+from tgneo.vocab import PREFIXES, PROV, RDF
 
-__all__ = ["QUOTED_MODES", "REIFIED_PREFIX", "QuotedMode", "reified_iri", "reify", "write"]
+__all__ = ["QUOTED_MODES", "REIFIED_PREFIX", "QuotedMode", "default_quoted", "reified_iri", "reify", "write"]
 
 QuotedMode = TypingLiteral["star", "triple-term", "reification"]
 QUOTED_MODES: tuple[QuotedMode, ...] = ("star", "triple-term", "reification")
+
+
 REIFIED_PREFIX = "urn:tgneo:triple:"
 """The IRIs that stand for quoted triples in the ``reification`` mode (followed by the edge id)."""
 _RECENTLY_REIFIED = 50_000
@@ -59,8 +61,13 @@ def reified_iri(triple: QuotedTriple) -> URIRef:
     return URIRef(REIFIED_PREFIX + edge_id(triple.s, triple.p, triple.o))
 
 
-def write(quads: Iterable[Quad], format: str | Format, sink: Sink, quoted: QuotedMode = "star") -> int:
-    """Write ``quads`` to ``sink`` (``file.write``) in ``format``; return how many quads went in.
+def write(
+    quads: Iterable[Quad], format: str | Format, sink: Sink, quoted: QuotedMode = "star", *, as_entities: bool = False
+) -> int:
+    """Write ``quads`` to ``sink`` (``file.write``) in ``format``; return how many statements were written.
+
+    The count is of what the file holds, not of what came in: reification adds four statements per
+    quoted triple, and N-Quads/N-Triples write each distinct line once.
 
     Raises:
         UnsupportedFormat: a quad in a named graph for a format without them (Turtle, N-Triples),
@@ -72,15 +79,19 @@ def write(quads: Iterable[Quad], format: str | Format, sink: Sink, quoted: Quote
         raise MappingError(f"unknown quoted-triple mode {quoted!r}; use one of {', '.join(QUOTED_MODES)}")
     if quoted == "triple-term" and fmt.name == "json-ld":
         raise UnsupportedFormat("JSON-LD has no RDF 1.2 triple terms; use --quoted star or reification")
-    counter = _Counter()
-    stream = counter.count(_checked(quads, fmt))
+    stream = _checked(quads, fmt)
     if quoted == "reification":
-        stream = _Reifier().quads(stream)
+        stream = _Reifier(as_entities).quads(stream)
     if fmt.name in ("nquads", "nt"):
         terms = _Terms(quoted)
+        written = 0
         for line in sorted_unique(terms.line(q) for q in stream):
             sink(line)
-    elif fmt.name == "json-ld":
+            written += 1
+        return written
+    counter = _Counter()
+    stream = counter.count(stream)
+    if fmt.name == "json-ld":
         _write_jsonld(stream, sink)
     else:
         _TurtleWriter(fmt, sink, _Terms(quoted, prefixes=True)).write(stream)
@@ -107,15 +118,30 @@ def _checked(quads: Iterable[Quad], fmt: Format) -> Iterator[Quad]:
         yield q
 
 
-def reify(quads: Iterable[Quad]) -> Iterator[Quad]:
-    """``quads`` with every quoted triple replaced by its ``urn:tgneo:triple:…`` IRI and described."""
-    return _Reifier().quads(quads)
+def reify(quads: Iterable[Quad], as_entities: bool = False) -> Iterator[Quad]:
+    """``quads`` with every quoted triple replaced by its ``urn:tgneo:triple:…`` IRI and described
+    (and, with ``as_entities``, typed ``prov:Entity`` too: see :func:`default_quoted`)."""
+    return _Reifier(as_entities).quads(quads)
+
+
+def default_quoted(profile: str) -> QuotedMode:
+    """How an export spells quoted triples unless told: what the profile's readers read.
+
+    The ``prov`` profile is for W3C tools: rdflib 7, pyoxigraph and the ``prov`` package read neither
+    RDF-star nor RDF 1.2 in N-Quads or TriG (rdflib stops at ``<<``, pyoxigraph refuses a triple as an
+    object), so it reifies (``rdf:Statement``, RDF 1.1) — and types each reified edge ``prov:Entity`` as
+    well, which it is (the answer derives from it), so that the ``prov`` package converts it instead of
+    warning that ``rdf:Statement`` is not PROV. The ``trustgraph`` profile is TrustGraph's own triples,
+    whose edges are quoted triples: RDF-star.
+    """
+    return "reification" if profile == "prov" else "star"
 
 
 class _Reifier:
     """Quoted triples → ``urn:tgneo:triple:…`` IRIs, each described (in the graph that uses it) once."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_entities: bool = False) -> None:
+        self.as_entities = as_entities
         self.described: OrderedDict[tuple[URIRef, str], None] = OrderedDict()
 
     def quads(self, quads: Iterable[Quad]) -> Iterator[Quad]:
@@ -136,6 +162,8 @@ class _Reifier:
                 self.described.popitem(last=False)
             s = self.term(term.s, g, out)
             o = self.term(term.o, g, out)
+            if self.as_entities:
+                out.append(Quad(iri, RDF.type, PROV.Entity, g))
             out += [
                 Quad(iri, RDF.type, RDF.Statement, g), Quad(iri, RDF.subject, s, g),
                 Quad(iri, RDF.predicate, term.p, g), Quad(iri, RDF.object, o, g),

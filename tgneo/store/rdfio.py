@@ -57,10 +57,12 @@ from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
 from tgneo.store.writer import write_batch
-from tgneo.vocab import PROVENANCE_GRAPHS, RDF
+from tgneo.vocab import PROV, PROVENANCE_GRAPHS, RDF
 
 Progress = Callable[[int], None]
 _REIFICATION = {RDF.subject: "s", RDF.predicate: "p", RDF.object: "o"}
+_REIFIED_TYPES = frozenset({RDF.Statement, PROV.Entity})
+"""A reified edge's types: ``rdf:Statement``, and ``prov:Entity`` in the ``prov`` profile's export."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class _Import:
         if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
             return False
         key = str(quad.s)
-        if quad.p == RDF.type and quad.o == RDF.Statement:
+        if quad.p == RDF.type and quad.o in _REIFIED_TYPES:
             parts.setdefault(key, {})
             return True
         role = _REIFICATION.get(quad.p)
@@ -185,7 +187,7 @@ def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
 def _is_reification(quad: Quad) -> bool:
     if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
         return False
-    return (quad.p == RDF.type and quad.o == RDF.Statement) or quad.p in _REIFICATION
+    return (quad.p == RDF.type and quad.o in _REIFIED_TYPES) or quad.p in _REIFICATION
 
 
 def _resolve(parts: dict[str, dict[str, Any]]) -> dict[str, QuotedTriple]:

@@ -147,6 +147,8 @@ def spec() -> dict[str, Any]:
                     *_SCOPE,
                     _param("format", schema={"type": "string", "enum": ["json", *FORMATS]}),
                     _param("profile", schema={"type": "string", "enum": list(PROFILES)}),
+                    _param("quoted", schema={"type": "string", "enum": ["star", "triple-term", "reification"]},
+                           description="quoted triples in RDF: default reification (prov), star (trustgraph)"),
                     _param("max_steps", schema={"type": "integer", "minimum": 1, "maximum": 10_000}),
                 ],
                 "responses": {

@@ -15,7 +15,7 @@ from tgneo.errors import BadRequest
 from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES, Profile
 from tgneo.kinds import SessionKind
 from tgneo.rdf.formats import FORMATS, Format, get_format
-from tgneo.rdf.star import serialize
+from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
@@ -86,9 +86,16 @@ def trace_rdf(workspace: str, collection: str, uri: str, fmt: Format) -> Respons
     """One trace (the root ``uri`` and every step derived from it) as RDF in ``fmt``.
 
     Turtle and N-Triples have no named graphs: their export is the merge of the trace's graphs (as
-    TrustGraph's ``tg-graph-to-turtle`` does); N-Quads, TriG and JSON-LD keep them.
+    TrustGraph's ``tg-graph-to-turtle`` does, and ``tgneo export``); N-Quads, TriG and JSON-LD keep them.
+    ``?quoted=`` spells quoted triples as ``tgneo export --quoted`` does, with the same default.
     """
-    quads = export_quads(services().store, workspace, collection, uri, profile_arg())
+    profile = profile_arg()
+    quoted = request.args.get("quoted") or default_quoted(profile)
+    if quoted not in QUOTED_MODES:
+        raise BadRequest(f"quoted: {quoted!r} is not one of {', '.join(QUOTED_MODES)}")
+    quads = export_quads(services().store, workspace, collection, uri, profile)
     if not fmt.named_graphs:
         quads = [q._replace(g="") for q in quads]
-    return Response(serialize(quads, fmt), mimetype=fmt.media_type)
+    parts: list[str] = []
+    write(quads, fmt, parts.append, quoted, as_entities=profile == "prov")  # tgneo export's writer and defaults
+    return Response("".join(parts), mimetype=fmt.media_type)
