@@ -99,4 +99,5 @@ def test_dropping_a_collection_that_does_not_exist_names_the_ones_that_do(
     neo4j_server: Neo4jServer, loaded: str
 ) -> None:
     result = tgneo(neo4j_server, "collections", "drop", "no-such-one", "--workspace", W, "--yes", ok=False)
-    assert result.returncode == 1 and "no collection 'no-such-one'" in result.stderr and loaded in result.stderr
+    assert result.returncode == 1 and result.stderr.startswith("error: no collection 'no-such-one'")
+    assert loaded in result.stderr and len(result.stderr.splitlines()) == 1

@@ -63,6 +63,7 @@ def drop(name: str, workspace: str, yes: bool) -> None:
     Deletion runs in batches (a progress bar shows them), so a large collection never becomes one
     huge transaction; if it is interrupted, run it again to finish.
     """
+    from tgneo.errors import NotFound
     from tgneo.store import Store
     from tgneo.store.collections import drop_collection, list_collections
 
@@ -70,7 +71,7 @@ def drop(name: str, workspace: str, yes: bool) -> None:
         held = {c.collection: c for c in list_collections(store, workspace)}
         if name not in held:
             known = ", ".join(held) or "none"
-            raise click.ClickException(f"no collection {name!r} in workspace {workspace!r} (collections: {known})")
+            raise NotFound(f"no collection {name!r} in workspace {workspace!r} (collections: {known})")
         c = held[name]
         what = f"{c.documents} documents, {c.statements} statements, {c.questions} questions, {c.resources} nodes"
         if not yes:

@@ -167,8 +167,9 @@ def export(
             count = write(quads, fmt, handle.write, quoted or default_quoted(profile), as_entities=profile == "prov")  # type: ignore[arg-type]
     if merged:
         shown = ", ".join(sorted(_graph_name(g) for g in merged))
-        say(f"{get_format(fmt).name} has no named graphs: the graphs {shown} are merged into one "
-            "(use nquads, trig or json-ld to keep them apart, or --graph to pick one)")  # fmt: skip
+        what = f"the graphs {shown} are" if len(merged) > 1 else f"the graph {shown} is"
+        say(f"{get_format(fmt).name} has no named graphs: {what} merged into the default graph "
+            "(use nquads, trig or json-ld to keep graphs apart, or --graph to pick one)")  # fmt: skip
     if count == 0:
         say(f"nothing to export: {scope(workspace, collection)} holds no triples")
     elif output:
