@@ -450,3 +450,89 @@ def export_quads_of(store: Store, collection: str) -> list[Quad]:
     from tgneo.store.rdfio import export_quads
 
     return export_quads(store, "w", collection, profile="trustgraph")
+
+
+# ------------------------------------------------------------------------------------------ the fast path
+PLAIN = (
+    "<http://ex.org/a> <http://ex.org/knows> <http://ex.org/b> .\n"
+    '<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "A"@EN .\n'
+    '_:x <http://ex.org/age> "7"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
+    "<http://ex.org/b> <http://ex.org/knows> _:x .\n"
+)
+
+
+def plain_rows(text: str) -> dict[str, list[list[object]]]:
+    from tgneo.graphmodel import PlainRows
+
+    rows = PlainRows()
+    for quad in parse(text, "nt"):
+        assert PlainRows.accepts(quad)
+        rows.add(quad)
+    return rows.params()
+
+
+def statement_links(store: Store, collection: str) -> set[tuple[str, ...]]:
+    """Every statement with its properties and where its SUBJECT, PREDICATE and OBJECT lead."""
+    with store.driver.session(database=store.database) as session:
+        rows = session.run(
+            "MATCH (st:Statement {workspace: 'w', collection: $c}) "
+            "OPTIONAL MATCH (st)-[:SUBJECT]->(s) OPTIONAL MATCH (st)-[:PREDICATE]->(p) "
+            "OPTIONAL MATCH (st)-[:OBJECT]->(o) "
+            "RETURN st.id, st.s, st.s_kind, st.p, st.o, st.o_kind, st.o_datatype, st.o_lang, st.asserted_in, "
+            "s.uri, p.uri, o.uri",
+            c=collection,
+        ).values()
+    return {tuple(str(v) for v in row) for row in rows}
+
+
+def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, collection: str) -> None:
+    from tgneo.graphmodel import compile_quads
+    from tgneo.store import imports
+    from tgneo.store.writer import write_batch, write_plain
+
+    install_schema(store)
+    general, fast = collection, collection + "-fast"
+    job = imports.begin(store, "w", general, "a", "a.nt")
+    write_batch(store, "w", general, compile_quads(parse(PLAIN, "nt")), import_id=job)
+    imports.commit(store, "w", general, job)
+    job = imports.begin(store, "w", fast, "a", "a.nt")
+    write_plain(store, "w", fast, plain_rows(PLAIN), job)
+    imports.commit(store, "w", fast, job)
+    links = statement_links(store, general)
+    assert len(links) == 4 and links == statement_links(store, fast)
+    assert all(row[9] == row[1] and row[10] == row[3] for row in links)  # SUBJECT and PREDICATE lead to s and p
+
+
+def test_a_fast_batch_of_a_stopped_import_writes_nothing(store: Store, collection: str) -> None:
+    from tgneo.errors import ImportAborted
+    from tgneo.store import imports
+    from tgneo.store.writer import write_plain
+
+    install_schema(store)
+    job = imports.begin(store, "w", collection, "a", "a.nt")
+    imports.rollback(store, "w", collection, job)
+    with pytest.raises(ImportAborted, match="no longer running"):
+        write_plain(store, "w", collection, plain_rows(PLAIN), job)
+    assert count_nodes(store, collection) == 0
+
+
+def test_a_fast_batch_merges_into_statements_the_collection_holds(store: Store, collection: str) -> None:
+    from tgneo.store import imports
+    from tgneo.store.writer import write_plain
+
+    install_schema(store)
+    first = imports.begin(store, "w", collection, "a", "a.nt")
+    write_plain(store, "w", collection, plain_rows(PLAIN), first)
+    imports.commit(store, "w", collection, first)
+    second = imports.begin(store, "w", collection, "b", "b.nq")
+    rows = plain_rows(PLAIN)  # the same four triples, now in another graph
+    for row in rows["statements"]:
+        row[11] = ["urn:g:other"]
+    write_plain(store, "w", collection, rows, second)
+    imports.rollback(store, "w", collection, second)  # the graphs it added go again…
+    assert {row[8] for row in statement_links(store, collection)} == {"['']"}
+    third = imports.begin(store, "w", collection, "c", "c.nq")
+    write_plain(store, "w", collection, rows, third)
+    imports.commit(store, "w", collection, third)  # …or stay, once committed
+    links = statement_links(store, collection)
+    assert len(links) == 4 and {row[8] for row in links} == {"['', 'urn:g:other']"}

@@ -45,7 +45,7 @@ from tgneo.mapping import (
     REL_BY_TYPE,
     PropMap,
 )
-from tgneo.rdf.ntriples import edge_id
+from tgneo.rdf.ntriples import canonical_term, edge_id, edge_id_of
 from tgneo.rdf.profiles import agent_iri, session_iri
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
@@ -195,12 +195,7 @@ class _Compiler:
             self._statements[sid] = row
             for role, prefix, term in (("SUBJECT", "s", s), ("PREDICATE", "p", p), ("OBJECT", "o", o)):
                 if isinstance(term, Literal):
-                    row["props"].update(
-                        o=str(term),
-                        o_kind="literal",
-                        o_datatype=str(term.datatype) if term.datatype is not None else None,
-                        o_lang=term.language,
-                    )
+                    row["props"].update(zip(_LITERAL_PROPS, literal_columns(term), strict=True))
                     continue
                 if isinstance(term, QuotedTriple):
                     ref = self.statement(term.s, term.p, term.o)
@@ -252,6 +247,92 @@ class _Compiler:
                     continue
             self.statement(q.s, q.p, q.o, asserted_in=q.g)
         self.batch.entities.append({"uri": uri, "graph": graph, "labels": labels, "props": props})
+
+
+_LITERAL_PROPS = ("o", "o_kind", "o_datatype", "o_lang")
+
+
+def literal_columns(term: Literal) -> tuple[str, str, str | None, str | None]:
+    """What a ``:Statement`` keeps of a literal object: ``o``, ``o_kind``, ``o_datatype``, ``o_lang``."""
+    return str(term), "literal", str(term.datatype) if term.datatype is not None else None, term.language
+
+
+class PlainRows:
+    """An import's fast path: plain knowledge-graph triples compiled straight into the flat rows of
+    ``cypher/import_statements.cypher``.
+
+    A triple is *plain* when :meth:`accepts` says so: it is not in a provenance graph, its subject is
+    an IRI or a blank node, its object an IRI, a blank node or a literal. Such a triple is exactly one
+    asserted ``:Statement`` (what :func:`compile_quads` makes of it, property for property), so it
+    needs none of the entity machinery, and a file of a million of them is written as rows of lists
+    with each resource named once per batch. Statements refer to their resources by position in the
+    batch's sorted resource list, which the Cypher collects in the same order.
+    """
+
+    _SPELLED = 65_536
+
+    def __init__(self) -> None:
+        self.quads = 0
+        self._resources: dict[str, str] = {}
+        self._statements: dict[str, list[Any]] = {}
+        self._spelled: dict[URIRef | BNode, str] = {}
+
+    @staticmethod
+    def accepts(quad: Quad) -> bool:
+        """Whether ``quad`` is a plain knowledge-graph triple (see the class docstring)."""
+        return (
+            quad.g not in PROVENANCE_GRAPHS
+            and isinstance(quad.s, URIRef | BNode)
+            and isinstance(quad.p, URIRef)
+            and isinstance(quad.o, URIRef | BNode | Literal)
+            and bool(str(quad.p))
+        )
+
+    def add(self, quad: Quad) -> None:
+        """Add a quad :meth:`accepts`; the same triple in another graph adds that graph to its row."""
+        s, p, o = quad.s, quad.p, quad.o
+        o_text = self._spell(o, "o") if not isinstance(o, Literal) else canonical_term(o, "o")
+        sid = edge_id_of(self._spell(s, "s"), self._spell(p, "p"), o_text)
+        row = self._statements.get(sid)
+        if row is None:
+            s_kind, s_key = term_key(s)  # type: ignore[arg-type]
+            predicate = str(p)
+            self._resources.setdefault(s_key, s_kind)
+            self._resources.setdefault(predicate, "iri")
+            if isinstance(o, Literal):
+                row = [sid, s_key, s_kind, predicate, *literal_columns(o), s_key, predicate, None, []]
+            else:
+                o_kind, o_key = term_key(o)
+                self._resources.setdefault(o_key, o_kind)
+                row = [sid, s_key, s_kind, predicate, o_key, o_kind, None, None, s_key, predicate, o_key, []]
+            self._statements[sid] = row
+        if quad.g not in row[11]:
+            row[11].append(quad.g)
+        self.quads += 1
+
+    def _spell(self, term: Subject | Object, position: str) -> str:
+        spelled = self._spelled.get(term)  # type: ignore[arg-type]
+        if spelled is None:
+            if len(self._spelled) >= self._SPELLED:
+                self._spelled.clear()
+            spelled = self._spelled[term] = canonical_term(term, position)  # type: ignore[index]
+        return spelled
+
+    def params(self) -> dict[str, list[list[Any]]]:
+        """``$resources`` sorted by uri and ``$statements`` sorted by id (one lock order for every writer)."""
+        uris = sorted(self._resources)
+        at = {uri: i for i, uri in enumerate(uris)}
+        rows = []
+        for sid in sorted(self._statements):
+            r = self._statements[sid]
+            rows.append([*r[:8], at[r[8]], at[r[9]], at[r[10]] if r[10] is not None else -1, r[11]])
+        return {"resources": [[uri, self._resources[uri]] for uri in uris], "statements": rows}
+
+    def clear(self) -> None:
+        """Start the next batch (the spelling cache is kept: the same IRIs come again)."""
+        self.quads = 0
+        self._resources = {}
+        self._statements = {}
 
 
 def compile_quads(quads: Iterable[Quad], contents: Mapping[str, str] | None = None) -> WriteBatch:
@@ -460,6 +541,13 @@ writes anything."""
 def too_large(quad: Quad, workspace: str, collection: str) -> str | None:
     """The first term of ``quad`` whose stored key would exceed :data:`INDEX_KEY_BYTES`, or ``None``."""
     scope = len(workspace.encode()) + len(collection.encode())
+    s, o = quad.s, quad.o
+    if not isinstance(s, QuotedTriple) and not isinstance(o, QuotedTriple):
+        # a UTF-8 character is at most 4 bytes, and a blank node's key 2 characters longer: most
+        # quads are far below the bound, and counting characters costs no encoding
+        o_chars = len(o) + 2 if isinstance(o, URIRef | BNode) else 0
+        if scope + 4 * max(len(s) + 2 + len(quad.p), o_chars) <= INDEX_KEY_BYTES:
+            return None
     stack: list[tuple[Subject, URIRef, Object]] = [(quad.s, quad.p, quad.o)]
     while stack:
         s, p, o = stack.pop()

@@ -132,10 +132,11 @@ def canonical_order(quads: Iterable[Quad]) -> list[Quad]:
 _POSITIONS = {"s": "subject", "p": "predicate", "o": "object"}
 
 
-def _canonical(term: object, position: str) -> str:
-    """One term in canonical N-Triples(-star) form (rendered by :func:`n3`, the one writer)."""
+def canonical_term(term: object, position: str) -> str:
+    """One term as :func:`edge_id` spells it, in ``position`` (``s``, ``p`` or ``o``): canonical
+    N-Triples(-star), rendered by :func:`n3` (the one writer), language tags in lower case."""
     if isinstance(term, QuotedTriple) and position != "p":
-        return f"<< {_canonical(term.s, 's')} {_canonical(term.p, 'p')} {_canonical(term.o, 'o')} >>"
+        return f"<< {canonical_term(term.s, 's')} {canonical_term(term.p, 'p')} {canonical_term(term.o, 'o')} >>"
     if isinstance(term, URIRef) or (isinstance(term, BNode) and position != "p"):
         return n3(term)
     if isinstance(term, Literal) and position == "o":
@@ -166,5 +167,10 @@ def edge_id(s: Subject, p: URIRef, o: Object) -> str:
     Raises:
         InvalidEntity: a term of a kind RDF does not allow in that position (e.g. a plain ``str``).
     """
-    line = f"{_canonical(s, 's')} {_canonical(p, 'p')} {_canonical(o, 'o')} ."
-    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+    return edge_id_of(canonical_term(s, "s"), canonical_term(p, "p"), canonical_term(o, "o"))
+
+
+def edge_id_of(s: str, p: str, o: str) -> str:
+    """:func:`edge_id` from its three terms already spelled by :func:`canonical_term` (callers that
+    meet the same IRIs on many lines spell each once)."""
+    return hashlib.sha256(f"{s} {p} {o} .".encode()).hexdigest()

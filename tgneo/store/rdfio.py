@@ -1,16 +1,20 @@
 """Files into and out of Neo4j, streamed: the storage half of ``tgneo import`` and ``tgneo export``.
 
-**Import** (:func:`import_file`) reads the file twice and never holds it:
+**Import** (:func:`import_file`) reads the file once and never holds it. Under a journal
+(``store.imports``), every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
+(``rdf.profiles.fold``) and checked against Neo4j's index limits as it is read:
 
-1. *Check*: every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
-   (``rdf.profiles.fold``) and checked against Neo4j's index limits; a syntax error or a value Neo4j
-   would refuse stops the import here, naming line and column, before anything is written. The
-   quads of provenance subjects are spilled, one canonical line each, into an external sort, so that
-   the second pass meets each entity's quads together (an entity is never split across batches).
-2. *Write*: under a journal (``store.imports``), the knowledge-graph quads stream from the file and
-   the provenance quads from the sort, in batches of whole subjects, each one transaction through
-   ``writer.write_batch``. Any failure rolls the whole import back; if Neo4j itself is gone, the
-   next import or export into the collection finishes the rollback (:func:`recover`).
+* *plain* knowledge-graph triples (``graphmodel.PlainRows``: most of any large file) are written
+  in batches while the rest of the file is still being read, through ``writer.write_plain``;
+* every other quad (provenance entities, quoted triples) is spilled, one canonical line each, into
+  an external sort, so that each entity's quads come together; once the file is read they are
+  written in batches of whole subjects through ``writer.write_batch``.
+
+A syntax error, a value Neo4j would refuse, or any failure while writing rolls the whole import
+back, and the error names line and column; if Neo4j itself is gone, the next import or export into
+the collection finishes the rollback (:func:`recover`). Reading overlaps writing, so the file is
+read once instead of checked whole first, as it was until the write path was measured: the second
+read cost as much as the writes it waited for.
 
 Quoted triples written as standard reification by ``tgneo export --quoted reification``
 (``urn:tgneo:triple:…`` IRIs) are read back as the quoted triples they stand for; that map is the
@@ -26,7 +30,8 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,7 @@ from tgneo.graphmodel import (
     DEFAULT_PROFILE,
     INDEX_KEY_BYTES,
     Decompiler,
+    PlainRows,
     Profile,
     StoredEntity,
     StoredStatement,
@@ -56,8 +62,8 @@ from tgneo.store import imports
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
-from tgneo.store.writer import write_batch
-from tgneo.vocab import PROV, PROVENANCE_GRAPHS, RDF
+from tgneo.store.writer import write_batch, write_plain
+from tgneo.vocab import PROV, RDF
 
 Progress = Callable[[int], None]
 _REIFICATION = {RDF.subject: "s", RDF.predicate: "p", RDF.object: "o"}
@@ -74,21 +80,13 @@ class ImportStats:
 
 
 # ------------------------------------------------------------------------------------------ import
-@dataclass
-class _Checked:
-    """What the check pass learned: how many quads, the spilled provenance lines, reified triples."""
-
-    quads: int = 0
-    provenance: list[str] = field(default_factory=list)
-    reified: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
 class _Import:
     def __init__(self, path: Path, fmt: Format, base: str | None, workspace: str, collection: str) -> None:
         self.path, self.fmt, self.base = path, fmt, base
         self.workspace, self.collection = workspace, collection
         self.digest = file_digest(path)
         self.reified: dict[str, QuotedTriple] = {}
+        self.quads_read = 0
 
     def quads(self) -> Iterator[Quad]:
         """The file's quads as they will be stored: scoped blank nodes, ``prov`` profile folded."""
@@ -97,28 +95,40 @@ class _Import:
             if folded is not None:
                 yield folded
 
-    def check(self) -> tuple[int, Iterator[str]]:
-        """Pass 1: everything parses and fits; provenance quads go to an external sort."""
-        count = 0
-        parts: dict[str, dict[str, Any]] = {}
+    def read(self, size: int, plain: Callable[[PlainRows], None]) -> Iterator[str]:
+        """The one pass over the file (see the module docstring).
 
-        def provenance() -> Iterator[str]:
-            nonlocal count
+        Plain triples are handed to ``plain`` in batches of ``size`` as they are read; every other quad
+        goes, one canonical line each, into an external sort, whose lines this returns once the whole
+        file is read (so that each provenance subject's quads come together). Every term is checked
+        against Neo4j's index limits on the way.
+        """
+        parts: dict[str, dict[str, Any]] = {}
+        rows = PlainRows()
+
+        def others() -> Iterator[str]:
             for quad in self.quads():
                 if self._reification(quad, parts):
                     continue
                 big = too_large(quad, self.workspace, self.collection)
                 if big is not None:
                     self._refuse(big)
-                count += 1
-                if quad.g in PROVENANCE_GRAPHS:
+                self.quads_read += 1
+                if PlainRows.accepts(quad) and not _names_reified(quad):
+                    rows.add(quad)
+                    if rows.quads >= size:
+                        plain(rows)
+                        rows.clear()
+                else:
                     yield nquads_line(quad)
+            if rows.quads:
+                plain(rows)
+                rows.clear()
 
-        lines = sorted_unique(provenance())
-        first = next(lines, None)  # runs the whole check pass before anything is written
+        lines = sorted_unique(others())
+        first = next(lines, None)  # reads the whole file: the sort needs every line
         self.reified = _resolve(parts)
-        rest = lines if first is None else _chain(first, lines)
-        return count, rest
+        return lines if first is None else _chain(first, lines)
 
     def _reification(self, quad: Quad, parts: dict[str, dict[str, Any]]) -> bool:
         if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
@@ -141,23 +151,15 @@ class _Import:
             f"index with its workspace and collection (at most {INDEX_KEY_BYTES} bytes); nothing was imported"
         )
 
-    def batches(self, provenance: Iterator[str], size: int) -> Iterator[list[Quad]]:
-        """Pass 2: knowledge-graph quads from the file, then provenance quads grouped by subject."""
+    def batches(self, lines: Iterator[str], size: int) -> Iterator[list[Quad]]:
+        """The sorted quads that are not plain triples, in batches of whole subjects."""
         batch: list[Quad] = []
-        for quad in self.quads():
-            if quad.g in PROVENANCE_GRAPHS or _is_reification(quad):
-                continue
-            batch.append(self._substitute(quad))
-            if len(batch) >= size:
-                yield batch
-                batch = []
         reader = LineReader("nquads", True)
         subject: object = None
-        for number, line in enumerate(provenance, start=1):
-            read = reader.line(number, line.rstrip("\n"))
-            if read is None:
+        for number, line in enumerate(lines, start=1):
+            quad = reader.line(number, line.rstrip("\n"))
+            if quad is None:
                 continue
-            quad = read
             if len(batch) >= size and quad.s != subject:
                 yield batch
                 batch = []
@@ -177,6 +179,11 @@ class _Import:
         if isinstance(term, QuotedTriple):
             return QuotedTriple(self._term(term.s), term.p, self._term(term.o))  # type: ignore[arg-type]
         return term
+
+
+def _names_reified(quad: Quad) -> bool:
+    """Whether a term of ``quad`` is a ``urn:tgneo:triple:…`` IRI, to be read as the triple it stands for."""
+    return any(isinstance(t, URIRef) and t.startswith(REIFIED_PREFIX) for t in (quad.s, quad.o))
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
@@ -226,21 +233,23 @@ def import_file(
     fmt: Format,
     *,
     base: str | None = None,
-    batch_size: int = 5000,
+    batch_size: int = 10_000,
     writers: int = 2,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
 ) -> ImportStats:
     """Import a file all or nothing (see the module docstring).
 
     Args:
+        batch_size: quads per transaction. 10,000 measured best on a 2-core machine (``scripts/bench/rdf.py``).
         writers: batches written at once, each in its own transaction (Neo4j runs a transaction on
             one core; rows are sorted so concurrent batches lock in one order, and the store retries
-            the rare deadlock). While one batch is written the next is parsed and compiled.
-        progress: called with ``(quads written so far, total)`` after each batch.
+            the rare deadlock). While they are written the file is read on.
+        progress: called with ``(quads written so far, total)`` after each batch; the total is
+            ``None`` until the whole file has been read.
 
     Raises:
-        RDFSyntaxError: the file does not parse (line, column); nothing written.
-        ValueTooLarge: a term Neo4j could not index (line, column); nothing written.
+        RDFSyntaxError: the file does not parse (line, column); nothing is left written.
+        ValueTooLarge: a term Neo4j could not index (line, column); nothing is left written.
         EmptyImport: the file holds no triples; nothing written.
         StoreError: writing failed; the import was rolled back (or will be, by the next recovery).
     """
@@ -248,38 +257,60 @@ def import_file(
     if batch_size < 1:
         raise BadRequest(f"batch size must be at least 1, not {batch_size}")
     job = _Import(Path(path), fmt, base, workspace, collection)
-    total, provenance = job.check()
-    if total == 0:
-        raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
     recover(store, workspace, collection)
     import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
     written = batches = 0
+    total: int | None = None
 
-    def write(batch: list[Quad]) -> int:
-        write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
-                    import_id=import_id)  # fmt: skip
-        return len(batch)
+    def finished(future: Future[int]) -> None:
+        nonlocal written, batches
+        written += future.result()
+        batches += 1
+        if progress:
+            progress(written, total)
 
     try:
         with ThreadPoolExecutor(max_workers=writers, thread_name_prefix="tgneo-import") as pool:
             pending: deque[Future[int]] = deque()
-            for batch in job.batches(provenance, batch_size):
-                pending.append(pool.submit(write, batch))
-                while len(pending) >= writers:  # bounded: at most `writers` batches in memory
-                    written += pending.popleft().result()
-                    batches += 1
-                    if progress:
-                        progress(written, total)
+
+            def submit(work: Callable[[], int]) -> None:
+                pending.append(pool.submit(work))
+                while len(pending) > writers:  # bounded: the batches being written, and one waiting
+                    finished(pending.popleft())
+
+            def plain(rows: PlainRows) -> None:
+                count = rows.quads
+                params = rows.params()
+                submit(lambda: _write_plain(store, workspace, collection, params, import_id, count))
+
+            rest = job.read(batch_size, plain)
+            while pending:  # every plain statement is written before the entities that may point at them
+                finished(pending.popleft())
+            total = job.quads_read
+            if total == 0:
+                raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
+            for batch in job.batches(rest, batch_size):
+                submit(partial(_write_quads, store, workspace, collection, batch, import_id))
             while pending:
-                written += pending.popleft().result()
-                batches += 1
-                if progress:
-                    progress(written, total)
+                finished(pending.popleft())
         imports.commit(store, workspace, collection, import_id)
     except BaseException as e:
         _abandon(store, workspace, collection, import_id, e)
         raise
     return ImportStats(written, batches)
+
+
+def _write_plain(
+    store: Store, workspace: str, collection: str, params: dict[str, Any], import_id: str, count: int
+) -> int:
+    write_plain(store, workspace, collection, params, import_id, what=f"importing {count} quads")
+    return count
+
+
+def _write_quads(store: Store, workspace: str, collection: str, batch: list[Quad], import_id: str) -> int:
+    write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
+                import_id=import_id)  # fmt: skip
+    return len(batch)
 
 
 def _abandon(store: Store, workspace: str, collection: str, import_id: str, error: BaseException) -> None:
