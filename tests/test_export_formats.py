@@ -85,7 +85,7 @@ def test_the_default_prov_export_is_read_by_rdflib_without_a_warning(
         assert written(result.stderr) == len(data)
 
 
-@pytest.mark.parametrize(("fmt", "oxigraph"), [("nquads", "N_QUADS"), ("trig", "TRIG")])
+@pytest.mark.parametrize(("fmt", "oxigraph"), [("nquads", "N_QUADS"), ("trig", "TRIG"), ("json-ld", "JSON_LD")])
 def test_the_default_prov_export_is_read_by_pyoxigraph_and_the_prov_package(
     neo4j_server: Neo4jServer, trace: tuple[str, str], tmp_path: Path, fmt: str, oxigraph: str
 ) -> None:

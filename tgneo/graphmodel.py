@@ -295,7 +295,7 @@ class PlainRows:
         sid = edge_id_of(self._spell(s, "s"), self._spell(p, "p"), o_text)
         row = self._statements.get(sid)
         if row is None:
-            s_kind, s_key = term_key(s)  # type: ignore[arg-type]
+            s_kind, s_key = term_key(s)
             predicate = str(p)
             self._resources.setdefault(s_key, s_kind)
             self._resources.setdefault(predicate, "iri")

@@ -31,7 +31,7 @@ def _format_choice() -> click.Choice[str]:
 
 @contextmanager
 def _input_file(file: str) -> Iterator[Path]:
-    """The file to import; stdin (``-``) is spooled to a temporary file, since import reads twice."""
+    """The file to import; stdin (``-``) is spooled to a file, whose digest scopes blank nodes before it is read."""
     if file != "-":
         yield Path(file)
         return
@@ -59,8 +59,9 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
     Reads TrustGraph's explainability and extraction provenance (urn:graph:retrieval,
     urn:graph:source) as labeled nodes, and any other triple as a reified :Statement, so
     `tgneo export --profile trustgraph` gives the same quads back. Either profile reads back
-    the same way. The file is checked whole before anything is written; a failure while writing
-    rolls everything back. Blank nodes belong to their file. FILE '-' reads stdin.
+    the same way. The file is read once, written as it is read; a syntax error (line and column),
+    a value Neo4j cannot index, or a failure while writing rolls everything back. Blank nodes
+    belong to their file. FILE '-' reads stdin.
     """
     from tgneo.errors import UnsupportedFormat
     from tgneo.rdf.formats import format_names, get_format, guess_format
@@ -79,9 +80,9 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
         raise UnsupportedFormat(f"{e}; or pass --format {'|'.join(format_names())}") from None
     with _input_file(file) as path, Store.from_settings() as store, progress_bar() as bar:
         install_schema(store)
-        task = bar.add_task(f"checking {file}", total=None)  # the whole file is read once before writing
+        task = bar.add_task(f"importing {file}", total=None)  # the total is known once the file is read
 
-        def report(done: int, total: int) -> None:
+        def report(done: int, total: int | None) -> None:
             bar.update(task, description=f"importing {file}", completed=done, total=total)
 
         stats = import_file(store, workspace, collection, path, rdf_format, base=base, batch_size=batch_size,
@@ -168,8 +169,11 @@ def export(
     if merged:
         shown = ", ".join(sorted(_graph_name(g) for g in merged))
         what = f"the graphs {shown} are" if len(merged) > 1 else f"the graph {shown} is"
-        say(f"{get_format(fmt).name} has no named graphs: {what} merged into the default graph "
-            "(use nquads, trig or json-ld to keep graphs apart, or --graph to pick one)")  # fmt: skip
+        remedies = ["use nquads, trig or json-ld to keep graphs apart"] if len(merged) > 1 or not graphs else []
+        if not graphs:
+            remedies.append("or --graph to pick one")
+        advice = f" ({', '.join(remedies)})" if remedies else ""
+        say(f"{get_format(fmt).name} has no named graphs: {what} merged into the default graph{advice}")
     if count == 0:
         say(f"nothing to export: {scope(workspace, collection)} holds no triples")
     elif output:

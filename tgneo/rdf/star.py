@@ -81,7 +81,7 @@ def serialize(quads: Iterable[Quad], format: str | Format) -> str:
             shown = ", ".join(f"<{g}>" for g in named)
             raise UnsupportedFormat(
                 f"{fmt.name} has no named graphs, but quads are in {shown}; "
-                "use nquads or trig, or select the default graph"
+                "merge the graphs into the default graph first, or write nquads, trig or json-ld"
             )
     return _WRITERS[fmt.name](rows, fmt)
 

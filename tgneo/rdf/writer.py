@@ -113,7 +113,7 @@ def _checked(quads: Iterable[Quad], fmt: Format) -> Iterator[Quad]:
         if q.g != DEFAULT_GRAPH and not fmt.named_graphs:
             raise UnsupportedFormat(
                 f"{fmt.name} has no named graphs, but quads are in <{q.g}>; "
-                "use nquads, trig or json-ld, or --graph default"
+                "merge the graphs into the default graph first, or write nquads, trig or json-ld"
             )
         yield q
 

@@ -31,7 +31,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +79,9 @@ class ImportStats:
 
 
 # ------------------------------------------------------------------------------------------ import
-class _Import:
+class ImportJob:
+    """One file being imported: its quads as they will be stored, read once (see the module docstring)."""
+
     def __init__(self, path: Path, fmt: Format, base: str | None, workspace: str, collection: str) -> None:
         self.path, self.fmt, self.base = path, fmt, base
         self.workspace, self.collection = workspace, collection
@@ -256,61 +257,85 @@ def import_file(
     check_scope(workspace, collection)
     if batch_size < 1:
         raise BadRequest(f"batch size must be at least 1, not {batch_size}")
-    job = _Import(Path(path), fmt, base, workspace, collection)
+    job = ImportJob(Path(path), fmt, base, workspace, collection)
     recover(store, workspace, collection)
     import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
-    written = batches = 0
-    total: int | None = None
-
-    def finished(future: Future[int]) -> None:
-        nonlocal written, batches
-        written += future.result()
-        batches += 1
-        if progress:
-            progress(written, total)
-
     try:
-        with ThreadPoolExecutor(max_workers=writers, thread_name_prefix="tgneo-import") as pool:
-            pending: deque[Future[int]] = deque()
-
-            def submit(work: Callable[[], int]) -> None:
-                pending.append(pool.submit(work))
-                while len(pending) > writers:  # bounded: the batches being written, and one waiting
-                    finished(pending.popleft())
-
-            def plain(rows: PlainRows) -> None:
-                count = rows.quads
-                params = rows.params()
-                submit(lambda: _write_plain(store, workspace, collection, params, import_id, count))
-
-            rest = job.read(batch_size, plain)
-            while pending:  # every plain statement is written before the entities that may point at them
-                finished(pending.popleft())
-            total = job.quads_read
-            if total == 0:
+        with _Writers(store, workspace, collection, import_id, writers, progress) as out:
+            rest = job.read(batch_size, out.plain)
+            out.drain()  # every plain statement is written before the entities that may point at them
+            if job.quads_read == 0:
                 raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
+            out.total = job.quads_read
             for batch in job.batches(rest, batch_size):
-                submit(partial(_write_quads, store, workspace, collection, batch, import_id))
-            while pending:
-                finished(pending.popleft())
+                out.quads(batch)
         imports.commit(store, workspace, collection, import_id)
     except BaseException as e:
         _abandon(store, workspace, collection, import_id, e)
         raise
-    return ImportStats(written, batches)
+    return ImportStats(out.written, out.batches)
 
 
-def _write_plain(
-    store: Store, workspace: str, collection: str, params: dict[str, Any], import_id: str, count: int
-) -> int:
-    write_plain(store, workspace, collection, params, import_id, what=f"importing {count} quads")
-    return count
+class _Writers:
+    """Batches written ``writers`` at a time, each its own transaction, while the caller reads on."""
 
+    def __init__(
+        self, store: Store, workspace: str, collection: str, import_id: str, writers: int,
+        progress: Callable[[int, int | None], None] | None,
+    ) -> None:  # fmt: skip
+        self.store, self.workspace, self.collection, self.import_id = store, workspace, collection, import_id
+        self.writers, self.progress = writers, progress
+        self.pool = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="tgneo-import")
+        self.pending: deque[Future[int]] = deque()
+        self.written = self.batches = 0
+        self.total: int | None = None
 
-def _write_quads(store: Store, workspace: str, collection: str, batch: list[Quad], import_id: str) -> int:
-    write_batch(store, workspace, collection, compile_quads(batch), what=f"importing {len(batch)} quads",
-                import_id=import_id)  # fmt: skip
-    return len(batch)
+    def __enter__(self) -> _Writers:
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        try:
+            if error is None:
+                self.drain()
+        finally:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def plain(self, rows: PlainRows) -> None:
+        """Queue a batch of plain triples (its rows are taken now: ``rows`` is reused)."""
+        params, count = rows.params(), rows.quads
+        what = f"importing {count} quads"
+
+        def write() -> int:
+            write_plain(self.store, self.workspace, self.collection, params, self.import_id, what=what)
+            return count
+
+        self._submit(write)
+
+    def quads(self, batch: list[Quad]) -> None:
+        """Queue a batch of any quads (entities, quoted triples), compiled by ``graphmodel``."""
+
+        def write() -> int:
+            write_batch(self.store, self.workspace, self.collection, compile_quads(batch),
+                        what=f"importing {len(batch)} quads", import_id=self.import_id)  # fmt: skip
+            return len(batch)
+
+        self._submit(write)
+
+    def drain(self) -> None:
+        """Wait until every queued batch is written."""
+        while self.pending:
+            self._finished(self.pending.popleft())
+
+    def _submit(self, work: Callable[[], int]) -> None:
+        self.pending.append(self.pool.submit(work))
+        while len(self.pending) > self.writers:  # bounded: the batches being written, and one waiting
+            self._finished(self.pending.popleft())
+
+    def _finished(self, future: Future[int]) -> None:
+        self.written += future.result()
+        self.batches += 1
+        if self.progress:
+            self.progress(self.written, self.total)
 
 
 def _abandon(store: Store, workspace: str, collection: str, import_id: str, error: BaseException) -> None:
@@ -346,7 +371,7 @@ def import_quads(
         with open(path, "w", encoding="utf-8") as handle:
             write(quads, "nquads", handle.write)
 
-        def report(done: int, total: int) -> None:
+        def report(done: int, total: int | None) -> None:
             if progress:
                 progress(done)
 

@@ -109,16 +109,17 @@ def write_plain(
     for attempt in range(1, _RACE_TRIES + 1):
         try:
             records = store.write(Q.import_statements, **params)
+            stopped = bool(records and list(records[0]["missing"]))
             break
         except StoreUnavailable:
             raise
         except StoreError as e:
             code = e.__cause__.code if isinstance(e.__cause__, Neo4jError) else None
             if code == _STOPPED:
-                records = [{"missing": [import_id]}]
+                stopped = True
                 break
             if attempt < _RACE_TRIES and code == _RACED:
                 continue
             raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
-    if records and list(records[0]["missing"]):
+    if stopped:
         raise ImportAborted(f"{what}: import {import_id} is no longer running (it was rolled back); nothing written")
