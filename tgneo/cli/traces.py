@@ -78,3 +78,39 @@ def trace_show(uri: str, workspace: str, collection: str, as_json: bool) -> None
 
 
 COMMANDS = [traces, trace]
+
+
+@trace.command("diff")
+@click.argument("uri_a")
+@click.argument("uri_b")
+@workspace_option
+@collection_option
+@click.option("--collection-b", help="The collection of URI_B, when it is not URI_A's (same workspace).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@fails_cleanly
+def trace_diff(
+    uri_a: str, uri_b: str, workspace: str, collection: str, collection_b: str | None, as_json: bool
+) -> None:
+    """What changed between two answers: concepts, explored entities, selected edges and chunks (with
+    scores and reasoning), tool calls and their results, answer sentences and their citations, tokens,
+    latency and models.
+
+    \b
+    Items are matched by what they are (an edge by its triple, a chunk by its IRI, a sentence by its
+    text), so two runs of one question compare even though every run has new URIs.
+    + only in B, - only in A, ~ in both but changed.
+      tgneo trace diff urn:trustgraph:question:A urn:trustgraph:question:B
+      tgneo trace diff A B --collection before --collection-b after --json
+    """
+    from tgneo.store import Store
+    from tgneo.store.traces import get_trace
+    from tgneo.tracediff import diff, render
+
+    with Store.from_settings() as store:
+        a = get_trace(store, workspace, collection, uri_a)
+        b = get_trace(store, workspace, collection_b or collection, uri_b)
+    result = diff(a, b)
+    if as_json:
+        out.print_json(json.dumps(result))
+    else:
+        out.print(render(result), markup=False, highlight=False)

@@ -139,6 +139,21 @@ def spec() -> dict[str, Any]:
                               **_errors(*_COMMON)},
             }
         },
+        "/api/v1/traces/diff": {
+            "get": {
+                "summary": "What changed between two answers: concepts, entities, edges, chunks, tool calls, "
+                           "sentences, usage",
+                "parameters": [
+                    _param("a", schema={"type": "string", "minLength": 1, "maxLength": 4000}, required=True),
+                    _param("b", schema={"type": "string", "minLength": 1, "maxLength": 4000}, required=True),
+                    *_SCOPE,
+                    _param("b_collection", schema={"type": "string"},
+                           description="the collection of b, when it is not a's (same workspace)"),
+                ],
+                "responses": {"200": {"description": "the comparison", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 404)},
+            }
+        },
         "/api/v1/traces/{uri}": {
             "get": {
                 "summary": "A whole trace: JSON, or RDF by Accept or ?format=",

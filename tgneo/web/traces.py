@@ -1,4 +1,5 @@
-"""Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages) and ``GET /api/v1/traces/{uri}``.
+"""Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages), ``GET /api/v1/traces/{uri}`` and
+``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers).
 
 A trace is JSON by default — the whole of ``tgneo.store.traces.get_trace``: steps, selected edges with
 labels and source chains, chunks, tool calls, texts, totals — and RDF when ``Accept`` names an RDF
@@ -19,6 +20,7 @@ from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
+from tgneo.tracediff import diff
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_int, arg_scope, arg_text
 from tgneo.web.services import services
@@ -52,6 +54,18 @@ def traces() -> Response:
         cursor=arg_text("cursor", max_chars=2000),
     )  # fmt: skip
     return jsonify({"traces": page.traces, "next_cursor": page.next_cursor})
+
+
+@bp.get("/api/v1/traces/diff")
+def traces_diff() -> Response:
+    """What changed between two answers (``tgneo.tracediff``): ``?a=URI&b=URI[&b_collection=…]``."""
+    workspace, collection = scope()
+    a, b = arg_text("a", max_chars=4000), arg_text("b", max_chars=4000)
+    if not a or not b:
+        raise BadRequest("a and b: the URIs of the two traces to compare are both required")
+    other = arg_scope("b_collection") if "b_collection" in request.args else collection
+    store = services().store
+    return jsonify(diff(get_trace(store, workspace, collection, a), get_trace(store, workspace, other, b)))
 
 
 @bp.get("/api/v1/traces/<path:uri>")
