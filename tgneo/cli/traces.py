@@ -1,4 +1,4 @@
-"""``tgneo traces list`` and ``tgneo trace show``: find traces and look at one."""
+"""``tgneo traces list|prune|hold|release`` and ``tgneo trace show|diff``: find traces, expire them, look at one."""
 
 from __future__ import annotations
 
@@ -48,6 +48,94 @@ def traces_list(
         say(f"no {what} in {scope(workspace, collection)}" + (" after that cursor" if cursor else ""))
     elif page.next_cursor:
         say(f"more: --cursor {page.next_cursor}")
+
+
+def _operator() -> str:
+    """Who the audit log names for a CLI command: the operating-system user."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+@traces.command("prune")
+@workspace_option
+@collection_option
+@click.option("--older-than", "older_than", metavar="AGE", help="Delete traces older than this: 90m, 12h, 30d, 2w.")
+@click.option("--keep", type=click.IntRange(min=0), metavar="N", help="Keep only the newest N traces.")
+@click.option("--yes", is_flag=True, help="Delete them. Without it, only say what would be deleted.")
+@fails_cleanly
+def traces_prune(workspace: str, collection: str, older_than: str | None, keep: int | None, yes: bool) -> None:
+    """Delete old traces by a retention policy: a dry run unless --yes.
+
+    \b
+    A trace goes when it is older than --older-than or beyond the newest --keep (give one or both);
+    a held trace (tgneo traces hold) never does. Its steps, selections, thoughts, answer sentences
+    and texts are deleted in small transactions; the knowledge graph and the source documents stay.
+    Each prune is recorded in $TGNEO_HOME/logs/audit.jsonl.
+      tgneo traces prune --older-than 30d                # what would go
+      tgneo traces prune --older-than 30d --keep 1000 --yes
+    """
+    from tgneo.cli.common import progress_bar
+    from tgneo.store import Store
+    from tgneo.store.retention import Policy, candidates, parse_age, prune
+
+    if older_than is None and keep is None:
+        raise click.UsageError("give --older-than AGE, --keep N, or both")
+    policy = Policy(parse_age(older_than) if older_than else None, keep)
+    with Store.from_settings() as store:
+        if not yes:
+            found = candidates(store, workspace, collection, policy)
+            for c in found:
+                out.print(f"{c.started}  {c.steps:>4} steps  {c.uri}", markup=False, highlight=False)
+            steps = sum(c.steps for c in found)
+            advice = "; add --yes to delete them" if found else ""
+            say(f"would delete {len(found)} trace(s), {steps} step(s), {policy.describe()} in "
+                f"{scope(workspace, collection)}; held traces are kept{advice}")  # fmt: skip
+            return
+        with progress_bar() as bar:
+            task = bar.add_task("pruning traces", total=None)
+            report = prune(store, workspace, collection, policy, who=_operator(),
+                           progress=lambda done, total: bar.update(task, completed=done, total=total))  # fmt: skip
+    kept = f"; {len(report.held)} held since the prune began, kept" if report.held else ""
+    say(f"deleted {report.traces} trace(s), {report.nodes} node(s), {policy.describe()}{kept}")
+
+
+def _hold_command(on: bool) -> click.Command:
+    verb = "hold" if on else "release"
+
+    @click.argument("uris", nargs=-1, required=True, metavar="URI...")
+    @workspace_option
+    @collection_option
+    @fails_cleanly
+    def command(uris: tuple[str, ...], workspace: str, collection: str) -> None:
+        from tgneo.errors import NotFound
+        from tgneo.store import Store
+        from tgneo.store.retention import hold, release
+
+        with Store.from_settings() as store:
+            results = (hold if on else release)(store, workspace, collection, list(uris), who=_operator())
+        for r in results:
+            if not r.found:
+                say(f"[yellow]no trace {r.uri} in {scope(workspace, collection)}[/]")
+            elif on and r.pruning:
+                say(f"[yellow]{r.uri} is being pruned; it cannot be held[/]")
+            else:
+                out.print(f"{'held' if r.held else 'released'}  {r.uri}", markup=False, highlight=False)
+        if not any(r.found for r in results):
+            raise NotFound(f"none of the {len(results)} trace(s) is in {scope(workspace, collection)}")
+
+    command.__doc__ = (
+        "Put a legal hold on traces: tgneo traces prune never deletes them." if on
+        else "Lift the legal hold of traces, so that retention applies to them again."
+    )  # fmt: skip
+    return traces.command(verb)(command)
+
+
+traces_hold = _hold_command(True)
+traces_release = _hold_command(False)
 
 
 @click.group()

@@ -154,6 +154,32 @@ def spec() -> dict[str, Any]:
                               **_errors(*_COMMON, 404)},
             }
         },
+        **{f"/api/v1/traces/{verb}": {
+            "post": {
+                "summary": summary,
+                "requestBody": {"required": True, "content": _json({
+                    "type": "object", "required": ["uris"],
+                    "properties": {"uris": {"type": "array", "minItems": 1, "maxItems": 1000,
+                                            "items": {"type": "string", "minLength": 1}},
+                                   "workspace": _NAME, "collection": _NAME}})},
+                "responses": {"200": {"description": "each trace: found, held, pruning",
+                                      "content": _json({"type": "object"})}, **_errors(*_COMMON)},
+            }
+        } for verb, summary in (("hold", "Put a legal hold on traces (never pruned)"),
+                                ("release", "Lift the legal hold of traces"))},
+        "/api/v1/traces/prune": {
+            "post": {
+                "summary": "Delete traces by a retention policy (a dry run unless dry_run is false)",
+                "requestBody": {"required": True, "content": _json({
+                    "type": "object",
+                    "properties": {"older_than": {"type": "string", "pattern": "^[0-9]+[mhdw]$"},
+                                   "keep": {"type": "integer", "minimum": 0},
+                                   "dry_run": {"type": "boolean", "default": True},
+                                   "workspace": _NAME, "collection": _NAME}})},
+                "responses": {"200": {"description": "what would go, or what went",
+                                      "content": _json({"type": "object"})}, **_errors(*_COMMON)},
+            }
+        },
         "/api/v1/traces/{uri}": {
             "get": {
                 "summary": "A whole trace: JSON, or RDF by Accept or ?format=",

@@ -1,5 +1,6 @@
 """Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages), ``GET /api/v1/traces/{uri}`` and
-``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers).
+``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers), and retention:
+``POST /api/v1/traces/prune``, ``/hold``, ``/release`` (recorded in the audit log, ``store.audit``).
 
 A trace is JSON by default — the whole of ``tgneo.store.traces.get_trace``: steps, selected edges with
 labels and source chains, chunks, tool calls, texts, totals — and RDF when ``Accept`` names an RDF
@@ -10,6 +11,8 @@ workspace's trace is not found (404).
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import Blueprint, Response, jsonify, request
 
 from tgneo.errors import BadRequest
@@ -17,12 +20,14 @@ from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES, Profile
 from tgneo.kinds import SessionKind
 from tgneo.rdf.formats import FORMATS, Format, get_format
 from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
+from tgneo.scope import name_or_default
 from tgneo.store.rdfio import export_quads
+from tgneo.store.retention import Policy, candidates, hold, parse_age, prune, release
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
 from tgneo.tracediff import diff
 from tgneo.web.auth import current_access
-from tgneo.web.bodies import arg_int, arg_scope, arg_text
+from tgneo.web.bodies import arg_int, arg_scope, arg_text, json_body
 from tgneo.web.services import services
 
 bp = Blueprint("traces", __name__)
@@ -66,6 +71,60 @@ def traces_diff() -> Response:
     other = arg_scope("b_collection") if "b_collection" in request.args else collection
     store = services().store
     return jsonify(diff(get_trace(store, workspace, collection, a), get_trace(store, workspace, other, b)))
+
+
+def _operator() -> str:
+    """Who the audit log names for an API call: the token's workspace, or ``local`` without tokens."""
+    access = current_access()
+    return f"token of workspace {access.workspace}" if access.workspace is not None else "local"
+
+
+def _uris(body: dict[str, object]) -> list[str]:
+    uris = body.get("uris")
+    if not isinstance(uris, list) or not uris or not all(isinstance(u, str) and u.strip() for u in uris):
+        raise BadRequest("uris: a non-empty list of trace URIs is required")
+    if len(uris) > 1000:
+        raise BadRequest(f"uris: {len(uris)} URIs; at most 1000 at once")
+    return [str(u) for u in uris]
+
+
+def _body_scope(body: dict[str, object]) -> tuple[str, str]:
+    return current_access().resolve(body.get("workspace")), name_or_default(body.get("collection"), "collection")
+
+
+@bp.post("/api/v1/traces/hold")
+@bp.post("/api/v1/traces/release")
+def traces_hold() -> Response:
+    """Put a legal hold on traces, or lift it: ``{"uris": [...], "collection": …}``."""
+    body = json_body()
+    workspace, collection = _body_scope(body)
+    act = hold if request.path.endswith("/hold") else release
+    results = act(services().store, workspace, collection, _uris(body), who=_operator())
+    return jsonify({"traces": [asdict(r) for r in results]})
+
+
+@bp.post("/api/v1/traces/prune")
+def traces_prune() -> Response:
+    """Delete traces by a retention policy: ``{"older_than": "30d", "keep": N, "dry_run": true}`` (a dry run
+    unless ``dry_run`` is false)."""
+    body = json_body()
+    workspace, collection = _body_scope(body)
+    older_than, keep, dry_run = body.get("older_than"), body.get("keep"), body.get("dry_run", True)
+    if older_than is not None and not isinstance(older_than, str):
+        raise BadRequest("older_than: an age such as 90m, 12h, 30d or 2w")
+    if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool)):
+        raise BadRequest("keep: a whole number of traces to keep")
+    if not isinstance(dry_run, bool):
+        raise BadRequest("dry_run: true or false")
+    if older_than is None and keep is None:
+        raise BadRequest("give older_than, keep, or both")
+    policy = Policy(parse_age(older_than) if older_than else None, keep)
+    store = services().store
+    if dry_run:
+        found = candidates(store, workspace, collection, policy)
+        return jsonify({"dry_run": True, "policy": policy.describe(), "traces": [asdict(c) for c in found]})
+    report = prune(store, workspace, collection, policy, who=_operator())
+    return jsonify({"dry_run": False, "policy": policy.describe(), **asdict(report)})
 
 
 @bp.get("/api/v1/traces/<path:uri>")

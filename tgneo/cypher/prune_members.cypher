@@ -1,0 +1,25 @@
+// Purpose: what pruning one trace deletes, deepest first: every step derived from the root at any depth, their edge/chunk selections, thoughts and answer sentences, and the librarian texts (:Content) only they point at. Never the root (deleted last), a knowledge-graph statement or resource, or a source entity.
+// Params: $workspace, $collection, $uri
+// Returns: uri STRING, depth INTEGER (deleting in descending depth keeps what is left connected to the root)
+MATCH (root:Question {workspace: $workspace, collection: $collection, uri: $uri})
+CALL (root) {
+  MATCH p = SHORTEST 1 (root)<-[:WAS_DERIVED_FROM]-+(step:Explain)
+  RETURN step, length(p) AS depth
+  UNION
+  RETURN root AS step, 0 AS depth
+}
+WITH step, depth
+CALL (step, depth) {
+  MATCH (step)-[:SELECTED_EDGE|SELECTED_CHUNK|THOUGHT|SENTENCE]->(sub:Explain)
+  RETURN sub AS member, depth + 1 AS at
+  UNION
+  MATCH (step)-[:DOCUMENT]->(text:Content)
+  WHERE NOT text:Explain AND NOT text:Source
+  RETURN text AS member, depth + 1 AS at
+  UNION
+  WITH step, depth WHERE step.uri <> $uri
+  RETURN step AS member, depth AS at
+}
+WITH member, max(at) AS depth
+RETURN member.uri AS uri, depth
+ORDER BY depth DESC, uri
