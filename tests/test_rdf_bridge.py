@@ -17,6 +17,7 @@ from rdflib import Graph
 
 from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
+from tests.ingesting import query
 from tgneo.errors import StoreError, StoreUnavailable
 from tgneo.rdf.formats import get_format
 from tgneo.rdf.ontology import build_ontology, graph_of, load, validate
@@ -473,16 +474,16 @@ def plain_rows(text: str) -> dict[str, list[list[object]]]:
 
 def statement_links(store: Store, collection: str) -> set[tuple[str, ...]]:
     """Every statement with its properties and where its SUBJECT, PREDICATE and OBJECT lead."""
-    with store.driver.session(database=store.database) as session:
-        rows = session.run(
-            "MATCH (st:Statement {workspace: 'w', collection: $c}) "
-            "OPTIONAL MATCH (st)-[:SUBJECT]->(s) OPTIONAL MATCH (st)-[:PREDICATE]->(p) "
-            "OPTIONAL MATCH (st)-[:OBJECT]->(o) "
-            "RETURN st.id, st.s, st.s_kind, st.p, st.o, st.o_kind, st.o_datatype, st.o_lang, st.asserted_in, "
-            "s.uri, p.uri, o.uri",
-            c=collection,
-        ).values()
-    return {tuple(str(v) for v in row) for row in rows}
+    rows = query(
+        store,
+        "MATCH (st:Statement {workspace: 'w', collection: $c}) "
+        "OPTIONAL MATCH (st)-[:SUBJECT]->(s) OPTIONAL MATCH (st)-[:PREDICATE]->(p) "
+        "OPTIONAL MATCH (st)-[:OBJECT]->(o) "
+        "RETURN st.id, st.s, st.s_kind, st.p, st.o, st.o_kind, st.o_datatype, st.o_lang, st.asserted_in, "
+        "s.uri, p.uri, o.uri",
+        c=collection,
+    )
+    return {tuple(str(v) for v in row.values()) for row in rows}
 
 
 def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, collection: str) -> None:

@@ -300,14 +300,14 @@ class PlainRows:
             self._resources.setdefault(s_key, s_kind)
             self._resources.setdefault(predicate, "iri")
             if isinstance(o, Literal):
-                row = [sid, s_key, s_kind, predicate, *literal_columns(o), s_key, predicate, None, []]
+                row = [sid, s_key, s_kind, predicate, *literal_columns(o), []]
             else:
                 o_kind, o_key = term_key(o)
                 self._resources.setdefault(o_key, o_kind)
-                row = [sid, s_key, s_kind, predicate, o_key, o_kind, None, None, s_key, predicate, o_key, []]
+                row = [sid, s_key, s_kind, predicate, o_key, o_kind, None, None, []]
             self._statements[sid] = row
-        if quad.g not in row[11]:
-            row[11].append(quad.g)
+        if quad.g not in row[8]:
+            row[8].append(quad.g)
         self.quads += 1
 
     def _spell(self, term: Subject | Object, position: str) -> str:
@@ -325,7 +325,8 @@ class PlainRows:
         rows = []
         for sid in sorted(self._statements):
             r = self._statements[sid]
-            rows.append([*r[:8], at[r[8]], at[r[9]], at[r[10]] if r[10] is not None else -1, r[11]])
+            obj = at[r[4]] if r[5] != "literal" else -1
+            rows.append([*r[:8], at[r[1]], at[r[3]], obj, r[8]])
         return {"resources": [[uri, self._resources[uri]] for uri in uris], "statements": rows}
 
     def clear(self) -> None:

@@ -178,7 +178,6 @@ def _order(item: Item) -> tuple[float, str]:
 
 
 def _compare(a: Mapping[str, Item], b: Mapping[str, Item], fields: tuple[str, ...] = ()) -> Item:
-    order = _order
     changes = []
     for key in a.keys() & b.keys():
         before, after = a[key], b[key]
@@ -186,9 +185,9 @@ def _compare(a: Mapping[str, Item], b: Mapping[str, Item], fields: tuple[str, ..
         if moved:
             changes.append({**after, "changes": moved})
     return {
-        "added": sorted((b[k] for k in b.keys() - a.keys()), key=order),
-        "removed": sorted((a[k] for k in a.keys() - b.keys()), key=order),
-        "changed": sorted(changes, key=order),
+        "added": sorted((b[k] for k in b.keys() - a.keys()), key=_order),
+        "removed": sorted((a[k] for k in a.keys() - b.keys()), key=_order),
+        "changed": sorted(changes, key=_order),
         "kept": len(a.keys() & b.keys()),
     }
 

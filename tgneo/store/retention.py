@@ -27,7 +27,7 @@ from tgneo.scope import check_scope
 from tgneo.store import audit
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-from tgneo.timestamps import iso_z
+from tgneo.store.traces import plain
 
 SLICE = 500
 """Nodes one prune transaction deletes at most."""
@@ -104,14 +104,7 @@ def candidates(
         Q.prune_candidates, workspace=workspace, collection=collection, before=before, keep=policy.max_traces,
         limit=limit,
     )  # fmt: skip
-    return [Candidate(r["uri"], _iso(r["startedAtTime"]), int(r["steps"])) for r in rows]
-
-
-def _iso(value: object) -> str | None:
-    if value is None:
-        return None
-    native = value.to_native() if hasattr(value, "to_native") else value
-    return iso_z(native) if isinstance(native, datetime) else str(native)
+    return [Candidate(r["uri"], plain(r["startedAtTime"]), int(r["steps"])) for r in rows]
 
 
 def prune(
