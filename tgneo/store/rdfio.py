@@ -241,7 +241,7 @@ def import_file(
     """Import a file all or nothing (see the module docstring).
 
     Args:
-        batch_size: quads per transaction. 10,000 measured best on a 2-core machine (``scripts/bench/rdf.py``).
+        batch_size: quads per transaction (``tgneo import`` sends 5,000, the size the bench figures were taken at).
         writers: batches written at once, each in its own transaction (Neo4j runs a transaction on
             one core; rows are sorted so concurrent batches lock in one order, and the store retries
             the rare deadlock). While they are written the file is read on.
