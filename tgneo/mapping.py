@@ -93,6 +93,7 @@ CLASSES: tuple[ClassMap, ...] = (
     ClassMap(TG.StepResult, Label.STEP_RESULT),
     ClassMap(TG.PatternDecision, Label.PATTERN_DECISION),
     ClassMap(TGNEO.AnswerSentence, Label.ANSWER_SENTENCE),
+    ClassMap(TGNEO.DocumentChange, Label.DOCUMENT_CHANGE),
 )
 
 PROPERTIES: tuple[PropMap, ...] = (
@@ -144,6 +145,8 @@ PROPERTIES: tuple[PropMap, ...] = (
     PropMap(PROV.value, "value"),
     PropMap(TGNEO.sentenceIndex, "sentenceIndex", "integer"),
     PropMap(TGNEO.support, "support", "float"),
+    # tgneo's own: stale answers
+    PropMap(TGNEO.change, "change"),
 )
 
 RELATIONSHIPS: tuple[RelMap, ...] = (
@@ -162,11 +165,12 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TG.edge, Rel.EDGE, "edge", target="statement"),
     RelMap(TG.contains, Rel.CONTAINS, "contains", target="statement"),
     RelMap(TGNEO.sentence, Rel.SENTENCE, "sentences"),
+    RelMap(PROV.wasInvalidatedBy, Rel.WAS_INVALIDATED_BY, "invalidated_by"),
 )
 
-PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE})
+PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE})
 """Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
-PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE})
+PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY})
 """Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
@@ -181,7 +185,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING, Label.EXPLORATION,
     Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
     Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
-    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.QUESTION,
+    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.QUESTION,
     # extraction time
     Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
     # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type

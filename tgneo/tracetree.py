@@ -4,7 +4,9 @@ URIs are printed whole, never shortened: they are what a user copies into the ne
 
 Steps hang under the step they derive from; a step with several parents (an agent synthesis over
 findings) hangs under the first and names the others. Selected edges show their labels, score,
-reasoning and where they were extracted from (chunk → page → document).
+reasoning and where they were extracted from (chunk → page → document). A stale trace (a source
+document it used was replaced or removed since) says so above everything, and marks each selection
+whose evidence changed.
 """
 
 from __future__ import annotations
@@ -55,9 +57,28 @@ def _describe(step: dict[str, Any]) -> str:
     return head + detail + _usage(props)
 
 
+def stale_lines(trace: dict[str, Any]) -> list[str]:
+    """One line per document change that made ``trace`` stale (plain text, no markup): what, when, and
+    how many of its selected edges and chunks it touched."""
+    lines = []
+    for change in trace.get("stale", []):
+        edges, chunks = change["edges"], change["chunks"]
+        gone = sum(1 for e in edges if not e["asserted"])
+        parts = []
+        if edges:
+            parts.append(f"{len(edges)} selected edge(s)" + (f", {gone} no longer in the graph" if gone else ""))
+        if chunks:
+            missing = sum(1 for c in chunks if not c["present"])
+            parts.append(f"{len(chunks)} selected chunk(s)" + (f", {missing} gone" if missing else ""))
+        lines.append(f"STALE since {change['at']}: {change['label']} ({change['document']}); {'; '.join(parts)}")
+    return lines
+
+
 def render_trace(trace: dict[str, Any]) -> Tree:
     """A ``rich`` tree of the trace, root first."""
     steps = {s["uri"]: s for s in trace["steps"]}
+    invalidated = {x["selection"]: change["change"] for change in trace.get("stale", [])
+                   for x in (*change["edges"], *change["chunks"])}  # fmt: skip
     children: dict[str, list[str]] = defaultdict(list)
     for step in trace["steps"]:
         parents = [p for p in step["parents"] if p in steps]
@@ -69,6 +90,10 @@ def render_trace(trace: dict[str, Any]) -> Tree:
     title += f", {totals.get('errors', 0)} error(s)[/]"
     if trace.get("truncated"):
         title += f"  [yellow]first {len(trace['steps'])} of {trace['total_steps']} steps[/]"
+    if trace.get("held"):
+        title += "  [magenta]held[/]"
+    for line in stale_lines(trace):
+        title += f"\n[bold red]{escape(line)}[/]"
     tree = Tree(title)
 
     def add(branch: Tree, uri: str, seen: set[str]) -> None:
@@ -83,7 +108,8 @@ def render_trace(trace: dict[str, Any]) -> Tree:
         for e in step.get("entities", []):
             node.add(f"seed {escape(str(e.get('label') or e['uri']))}")
         for edge in step.get("edges", []):
-            edge_node = node.add(_edge_line(edge))
+            mark = f" [red](source {invalidated[edge['selection']]})[/]" if edge["selection"] in invalidated else ""
+            edge_node = node.add(_edge_line(edge) + mark)
             if edge.get("reasoning"):
                 edge_node.add(f"[italic]{escape(str(edge['reasoning']))}[/]")
             for source in edge["statement"].get("sources", []):
@@ -92,7 +118,8 @@ def render_trace(trace: dict[str, Any]) -> Tree:
         for chunk in step.get("chunks", []):
             c = chunk.get("chunk") or {}
             doc = f" → {', '.join(c.get('chain', []))}" if c.get("chain") else ""
-            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)} score {chunk.get('score')}")
+            mark = f" [red](source {invalidated[chunk['selection']]})[/]" if chunk["selection"] in invalidated else ""
+            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)} score {chunk.get('score')}{mark}")
         for doc in step.get("documents", []):
             if doc.get("text"):
                 text = str(doc["text"])

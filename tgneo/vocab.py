@@ -160,6 +160,10 @@ class TGNEO(DefinedNamespace):
     """The 1-based position of an answer sentence in its answer."""
     support: URIRef
     """How well the best cited evidence supports an answer sentence (0..1)."""
+    DocumentChange: URIRef
+    """A ``prov:Activity``: a source document replaced or removed after a trace used it (what made it stale)."""
+    change: URIRef
+    """What a DocumentChange did to its document: ``replaced`` or ``removed``."""
 
 
 class Label(StrEnum):
@@ -217,6 +221,8 @@ class Label(StrEnum):
     PATTERN_DECISION = "PatternDecision"
     # tgneo's own (prov profile only)
     ANSWER_SENTENCE = "AnswerSentence"
+    DOCUMENT_CHANGE = "DocumentChange"
+    """One trace's record of a source document it used being replaced or removed: the trace is stale."""
 
 
 class Rel(StrEnum):
@@ -242,6 +248,8 @@ class Rel(StrEnum):
     SELECTED_CHUNK = "SELECTED_CHUNK"
     THOUGHT = "THOUGHT"
     OBSERVATION = "OBSERVATION"
+    WAS_INVALIDATED_BY = "WAS_INVALIDATED_BY"
+    """A selection (or answer) whose evidence changed → the DocumentChange that changed it."""
     # tgneo's own (prov profile only)
     SENTENCE = "SENTENCE"
 

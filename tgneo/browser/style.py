@@ -59,6 +59,7 @@ NODE_STYLES: tuple[NodeStyle, ...] = (
     _n(Label.CHUNK_SELECTION, "#F6A04D", 40, "chunk {score}"),
     _n(Label.SYNTHESIS, "#2E8B57", 70, "{label}"),
     _n(Label.ANSWER_SENTENCE, "#7BC89C", 40, "{sentenceIndex} {value}"),
+    _n(Label.DOCUMENT_CHANGE, "#D9534F", 45, "{change}"),
     # agents
     _n(Label.PATTERN_DECISION, "#8E7CC3", 55, "{pattern}"),
     _n(Label.ANALYSIS, "#6A5ACD", 60, "{action}"),

@@ -27,11 +27,13 @@ def load() -> None:
       tgneo load sample                  the bundled corpus, then three questions to ask
       tgneo load documents PATH…         your files and folders (.txt, .md, .html, .pdf)
       tgneo load index                   names and embeddings for what lacks them (after `tgneo import`)
+      tgneo load remove PATH|URI…        take documents out again (the answers that used them go stale)
 
     Every document becomes Document → pages or sections → chunks → one extraction Subgraph per
     chunk containing the facts read from it, each step with its activity, component version and
     model, exactly as TrustGraph models extraction provenance. Loading the same document again
-    changes nothing; a document whose content changed replaces its previous version. The LLM is
+    changes nothing; a document whose content changed replaces its previous version, and the stored
+    answers that used the previous version are marked stale (tgneo traces list --stale). The LLM is
     TGNEO_LLM's (offline by default: rule-based extraction, hashed embeddings).
     """
 
@@ -59,6 +61,8 @@ def _run_load(sources: Sequence[Source], workspace: str, collection: str, settin
     for _, reason in report.skipped:
         say(f"[yellow]skipped[/] {escape(reason)}")
     say(f"{report.summary()} into {scope(workspace, collection)}")
+    if report.stale:
+        say("the answers that used an earlier version: tgneo traces list --stale")
     return len(report.skipped)
 
 
@@ -140,6 +144,50 @@ def sample(chunk_size: int, chunk_overlap: int, workspace: str, collection: str)
         say("Ask, for example:")
     for question in QUESTIONS:
         out.print(question.text, soft_wrap=True, markup=False)
+
+
+@load.command("remove")
+@click.argument("documents", nargs=-1, required=True, metavar="PATH|URI...")
+@workspace_option
+@collection_option
+@fails_cleanly
+def remove(documents: tuple[str, ...], workspace: str, collection: str) -> None:
+    """Take documents out of a collection, with everything extracted from them.
+
+    \b
+    Name a document by the path it was loaded from (the file need not exist any more) or by its
+    document URI (https://trustgraph.ai/doc/…, as `tgneo traces list --stale` and trace show print).
+    Each goes in one transaction: its pages or sections, chunks, subgraphs and activities; the
+    statements no other document states leave the knowledge graph. Stored answers that selected
+    an edge or a chunk of it are kept whole (their evidence stays, as quoted triples) and marked
+    stale. A name that matches no stored document is reported and the command exits with status 1.
+      tgneo load remove notes/old-draft.md
+      tgneo load remove https://trustgraph.ai/doc/0f3c… --collection physics
+    """
+    from pathlib import Path
+
+    from tgneo.ingest.sources import document_uri_for
+    from tgneo.store import Store
+    from tgneo.store.documents import remove_document
+
+    missing, stale = 0, 0
+    with Store.from_settings() as store:
+        for name in documents:
+            is_uri = "://" in name or name.startswith("urn:")
+            uri = name if is_uri else document_uri_for(Path(name).resolve().as_uri())
+            change = remove_document(store, workspace, collection, uri)
+            if not change.found:
+                missing += 1
+                say(f"[yellow]no document {escape(name)} in {scope(workspace, collection)}[/]")
+                continue
+            stale += change.stale_traces
+            out.print(f"removed  {uri}  ({name})" if not is_uri else f"removed  {uri}", markup=False, highlight=False)
+            say(f"{escape(name)}: {change.retracted} statement(s) left the graph, "
+                f"{change.stale_traces} answer(s) marked stale")  # fmt: skip
+    if stale:
+        say("the answers that used them: tgneo traces list --stale")
+    if missing:
+        sys.exit(1)
 
 
 @load.command("index")

@@ -21,30 +21,39 @@ def traces() -> None:
 @click.option("--type", "type_", type=click.Choice(SessionKind.names()), help="Only this engine's traces.")
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 1000), help="How many, newest first.")
 @click.option("--cursor", help="Continue after a previous page (printed at its end).")
+@click.option("--stale", is_flag=True, help="Only answers whose source documents were replaced or removed since.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @fails_cleanly
 def traces_list(
-    workspace: str, collection: str, type_: str | None, limit: int, cursor: str | None, as_json: bool
+    workspace: str, collection: str, type_: str | None, limit: int, cursor: str | None, stale: bool, as_json: bool
 ) -> None:
-    """List trace roots, newest first, with how many steps each has."""
+    """List trace roots, newest first, with how many steps each has.
+
+    \b
+    The state column says "stale" when a document the answer used was replaced or removed after it
+    was given (tgneo trace show URI says which, and which edges and chunks), and "held" when a legal
+    hold keeps it from retention.
+      tgneo traces list --stale --json
+    """
     from rich.table import Table
 
     from tgneo.store import Store
     from tgneo.store.traces import list_traces
 
     with Store.from_settings() as store:
-        page = list_traces(store, workspace, collection, type=type_, limit=limit, cursor=cursor)
+        page = list_traces(store, workspace, collection, type=type_, limit=limit, cursor=cursor, stale=stale)
     if as_json:
         out.print_json(json.dumps({"traces": page.traces, "next_cursor": page.next_cursor}))
     elif page.traces:
         table = Table(box=None)
-        for column in ("started", "type", "steps", "question", "uri"):
+        for column in ("started", "type", "steps", "state", "question", "uri"):
             table.add_column(column, overflow="fold")
         for t in page.traces:
-            table.add_row(str(t["startedAtTime"]), str(t["type"]), str(t["steps"]), str(t["query"]), t["uri"])
+            state = " ".join(word for word, on in (("stale", t["stale_at"]), ("held", t["held"])) if on)
+            table.add_row(str(t["startedAtTime"]), str(t["type"]), str(t["steps"]), state, str(t["query"]), t["uri"])
         out.print(table)
     if not page.traces:
-        what = f"{type_} traces" if type_ else "traces"
+        what = f"{'stale ' * stale}{type_ + ' ' if type_ else ''}traces"
         say(f"no {what} in {scope(workspace, collection)}" + (" after that cursor" if cursor else ""))
     elif page.next_cursor:
         say(f"more: --cursor {page.next_cursor}")

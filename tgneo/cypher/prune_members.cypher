@@ -1,4 +1,4 @@
-// Purpose: what pruning one trace deletes, deepest first: every step derived from the root at any depth, their edge/chunk selections, thoughts and answer sentences, and the librarian texts (:Content) only they point at. Never the root (deleted last), a knowledge-graph statement or resource, or a source entity.
+// Purpose: what pruning one trace deletes, deepest first: every step derived from the root at any depth, their edge/chunk selections, thoughts, answer sentences and the document changes that made it stale (each belongs to one trace), and the librarian texts (:Content) only they point at. Never the root (deleted last), a knowledge-graph statement or resource, or a source entity.
 // Params: $workspace, $collection, $uri
 // Returns: uri STRING, depth INTEGER (deleting in descending depth keeps what is left connected to the root)
 MATCH (root:Question {workspace: $workspace, collection: $collection, uri: $uri})
@@ -12,6 +12,9 @@ WITH step, depth
 CALL (step, depth) {
   MATCH (step)-[:SELECTED_EDGE|SELECTED_CHUNK|THOUGHT|SENTENCE]->(sub:Explain)
   RETURN sub AS member, depth + 1 AS at
+  UNION
+  MATCH (step)-[:SELECTED_EDGE|SELECTED_CHUNK]->(:Explain)-[:WAS_INVALIDATED_BY]->(change:DocumentChange)
+  RETURN change AS member, depth + 2 AS at
   UNION
   MATCH (step)-[:DOCUMENT]->(text:Content)
   WHERE NOT text:Explain AND NOT text:Source

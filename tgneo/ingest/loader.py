@@ -6,7 +6,8 @@ with deterministic URIs (:mod:`tgneo.ingest.layout`), and compare with what the 
 * the same derivation is stored already → *unchanged*, nothing is extracted or written;
 * nothing is stored → *new*; another derivation is stored (the content, the chunk settings or the
   extraction model changed) → *replaced*: the old one is removed in the transaction that writes the
-  new one (``cypher/forget_document.cypher`` says exactly what goes).
+  new one (``cypher/forget_document.cypher`` says exactly what goes), and the traces whose selected
+  edges or chunks came from the old one are marked stale in that transaction.
 
 Otherwise each chunk goes to the LLM (``Task("extraction", {"text": chunk})``); the answer is parsed
 (:func:`tgneo.ingest.facts.parse_extraction`); chunk texts and entity names are embedded; and the
@@ -63,6 +64,7 @@ class LoadReport:
     entity_uris: set[str] = field(default_factory=set)
     dropped_facts: int = 0
     retracted: int = 0
+    stale: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -84,6 +86,8 @@ class LoadReport:
             f"{docs}, {self.unchanged} unchanged, {len(self.skipped)} skipped: {', '.join(parts)}, "
             f"{self.chunks} chunks, {self.statements} statements, {self.entities} entities"
         )
+        if self.stale:
+            line += f"; {self.stale} earlier answer{'s' * (self.stale != 1)} marked stale"
         return line
 
 
@@ -117,14 +121,15 @@ class _Pipeline:
         extractions, dropped = self._extract(layout)
         graph = document_graph(layout, extractions, version=__version__, decoded_at=decoded_at)
         chunks, entities = self._embed(graph)
-        retracted = write_document(
+        written = write_document(
             self.store, self.workspace, self.collection, layout.document_uri,
             compile_quads(graph.quads, graph.contents), model=self.llm.embedding_model, chunks=chunks,
             entities=entities,
         )  # fmt: skip
         report.loaded += 1
         report.replaced += int(stored.stored)
-        report.retracted += retracted
+        report.retracted += written.retracted
+        report.stale += written.stale_traces
         report.dropped_facts += dropped
         if decoded.paged:
             report.pages += len(layout.parts)

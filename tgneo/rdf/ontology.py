@@ -24,7 +24,7 @@ from rdflib.term import Literal, URIRef
 
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS
 from tgneo.rdf.terms import Quad, QuotedTriple
-from tgneo.vocab import DC, PREFIXES, PROV, RDF, RDFS, TG, TGNEO, XSD
+from tgneo.vocab import DC, PREFIXES, PROV, RDF, RDFS, TG, TGNEO, XSD, Label
 
 __all__ = ["ONTOLOGY_IRI", "build_ontology", "graph_of", "load", "validate"]
 
@@ -64,7 +64,15 @@ _COMMENTS: dict[str, str] = {
     "AnswerSentence": (
         "tgneo: one sentence of an answer, prov:wasDerivedFrom the edge or chunk selections that support it."
     ),
+    "DocumentChange": (
+        "tgneo: a source document a trace used was replaced or removed; the selections and answers it "
+        "invalidated (prov:wasInvalidatedBy) are stale."
+    ),
 }
+
+
+_ACTIVITIES = frozenset({Label.DOCUMENT_CHANGE})
+"""tgneo's classes of ``prov:Activity`` (every other ``tg:``/``tgneo:`` class is a ``prov:Entity``)."""
 
 
 def _local(iri: URIRef) -> str:
@@ -103,7 +111,7 @@ def build_ontology() -> Graph:
         g.add((row.iri, RDFS.label, Literal(_words(name), lang="en")))
         g.add((row.iri, RDFS.comment, Literal(_COMMENTS.get(name, name), lang="en")))
         g.add((row.iri, RDFS.isDefinedBy, ONTOLOGY_IRI))
-        g.add((row.iri, RDFS.subClassOf, PROV.Entity))
+        g.add((row.iri, RDFS.subClassOf, PROV.Activity if row.label in _ACTIVITIES else PROV.Entity))
     for sub, sup in ((TG.GraphRagQuestion, TG.Question), (TG.DocRagQuestion, TG.Question),
                      (TG.AgentQuestion, TG.Question), (TG.Page, TG.Document)):  # fmt: skip
         g.add((sub, RDFS.subClassOf, sup))

@@ -5,13 +5,20 @@ activities), its knowledge (the statements it states, asserted in the default gr
 texts and the vectors search reads. Written together they are all there or none is, so a failure
 (Neo4j down, a constraint, a deadlock that outlasts the retries) leaves no half-loaded document,
 and a changed document's old version is replaced in the same commit that writes the new one.
+
+Why stale marks go in the same transaction: the traces that used the old version (an edge extracted
+from it, a chunk of it) are found through the old version's subgraphs and chunks, which the forget
+removes; marking them first (``cypher/mark_stale.cypher``) and committing marks, removal and the new
+version together means no trace can look current after its evidence changed, and no trace is marked
+for a change that rolled back.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from neo4j import Transaction
 
@@ -22,9 +29,12 @@ from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, vector_rows
 from tgneo.store.queries import Q
 from tgneo.store.writer import batch_params
-from tgneo.vocab import RDFS
+from tgneo.timestamps import now_iso_z
+from tgneo.vocab import GRAPH_RETRIEVAL, RDFS
 
-__all__ = ["StoredDocument", "stored_document", "write_document"]
+__all__ = ["DocumentChange", "StoredDocument", "remove_document", "stored_document", "write_document"]
+
+Change = Literal["replaced", "removed"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,37 @@ def stored_document(store: Store, workspace: str, collection: str, document_uri:
     return StoredDocument(bool(record["stored"]), frozenset(record["parts"]))
 
 
+@dataclass(frozen=True)
+class DocumentChange:
+    """What writing or removing a document did to the graph and to the traces that used it.
+
+    Attributes:
+        found: Whether a version of the document was stored before (a removal of nothing finds none).
+        retracted: Statements of the previous version that left the default graph.
+        stale_traces: Traces marked stale because a selected edge or chunk of theirs came from it.
+    """
+
+    found: bool
+    retracted: int
+    stale_traces: int
+
+
+def _replace(tx: Transaction, scope: dict[str, Any], document_uri: str, change: Change) -> DocumentChange:
+    """Mark the traces that used the stored version stale, then forget that version (one transaction)."""
+    marks = {
+        **scope, "document": document_uri, "change": change, "change_id": uuid.uuid4().hex, "at": now_iso_z(),
+        "graph": GRAPH_RETRIEVAL,
+    }  # fmt: skip
+    marked = tx.run(Q.mark_stale.text, marks).single()
+    forgotten = tx.run(Q.forget_document.text, {**scope, "document": document_uri,
+                                                 "label_predicate": str(RDFS.label)}).single()  # fmt: skip
+    return DocumentChange(
+        found=forgotten is not None,
+        retracted=int(forgotten["retracted"]) if forgotten is not None else 0,
+        stale_traces=int(marked["traces"]) if marked is not None else 0,
+    )
+
+
 def write_document(
     store: Store,
     workspace: str,
@@ -52,7 +93,7 @@ def write_document(
     model: str,
     chunks: Sequence[ChunkVector] = (),
     entities: Sequence[EntityVector] = (),
-) -> int:
+) -> DocumentChange:
     """Replace the document's stored version (if any) by ``batch`` and its vectors, atomically.
 
     Args:
@@ -61,7 +102,8 @@ def write_document(
         model: The embedding model of ``chunks`` and ``entities`` (``embeddedWith``).
 
     Returns:
-        How many statements of the previous version left the default graph (0 for a new document).
+        What replacing the previous version did (nothing, for a new document): the statements that left
+        the default graph and the traces marked stale.
 
     Raises:
         StoreUnavailable: Neo4j cannot be reached (nothing written).
@@ -69,14 +111,13 @@ def write_document(
     """
     params = batch_params(workspace, collection, batch)
     scope: dict[str, Any] = {"workspace": workspace, "collection": collection}
-    forget = {**scope, "document": document_uri, "label_predicate": str(RDFS.label)}
     vectors = {**scope, "model": model, **vector_rows(chunks, entities)}
 
-    def work(tx: Transaction) -> int:
-        forgotten = tx.run(Q.forget_document.text, forget).single()
+    def work(tx: Transaction) -> DocumentChange:
+        replaced = _replace(tx, scope, document_uri, "replaced")
         tx.run(Q.record_batch.text, params).consume()
         tx.run(Q.set_embeddings.text, vectors).consume()
-        return int(forgotten["retracted"]) if forgotten is not None else 0
+        return replaced
 
     try:
         return store.write_transaction(work, f"loading {document_uri}")
@@ -84,3 +125,25 @@ def write_document(
         raise
     except StoreError as e:
         raise RecordingFailed(f"loading {document_uri} failed and was rolled back: {e}") from e
+
+
+def remove_document(store: Store, workspace: str, collection: str, document_uri: str) -> DocumentChange:
+    """Remove a document and its whole derivation, marking the traces that used it stale, atomically.
+
+    What goes is what a replacement forgets (``cypher/forget_document.cypher``): statements no other
+    document states leave the default graph, and a statement or chunk a trace selected stays as that
+    trace's evidence (a quoted triple, a bare resource) so the trace still reads whole — and stale.
+
+    Raises:
+        StoreUnavailable: Neo4j cannot be reached (nothing removed).
+        RecordingFailed: Neo4j refused the write (nothing removed).
+    """
+    check_scope(workspace, collection)
+    scope: dict[str, Any] = {"workspace": workspace, "collection": collection}
+    try:
+        return store.write_transaction(lambda tx: _replace(tx, scope, document_uri, "removed"),
+                                       f"removing {document_uri}")  # fmt: skip
+    except StoreUnavailable:
+        raise
+    except StoreError as e:
+        raise RecordingFailed(f"removing {document_uri} failed and was rolled back: {e}") from e

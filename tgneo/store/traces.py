@@ -206,6 +206,8 @@ def get_trace(
         and each edge's source chain subgraph → chunk → page → document), chunks, seed entities,
         thoughts and content texts. ``truncated`` is true when the trace has more than
         ``max_steps`` steps and only the first ``max_steps`` (by depth, then URI) are included.
+        ``stale`` lists the document changes that made the answer stale (:func:`staleness`; empty
+        when its evidence is as it was), ``held`` says whether a legal hold protects it.
 
     Raises:
         TraceNotFound: no explainability entity has this URI in this workspace and collection.
@@ -222,6 +224,7 @@ def get_trace(
     root, raw_steps = records[0]["root"], records[0]["steps"]
     steps = derivation_order([_step(s) for s in raw_steps])
     props = plain(root["props"])
+    stale = staleness(store, workspace, collection, root["uri"])
     return {
         "uri": root["uri"],
         "type": trace_type(root["labels"]),
@@ -233,7 +236,29 @@ def get_trace(
         "totals": _totals(steps),
         "total_steps": records[0]["total_steps"],
         "truncated": records[0]["total_steps"] > len(steps),
+        "held": bool(props.get("tg_hold")),
+        "stale": stale,
     }
+
+
+def staleness(store: Store, workspace: str, collection: str, uri: str) -> list[dict[str, Any]]:
+    """Why the trace ``uri`` is stale: one entry per document change recorded against it, oldest first.
+
+    Each is ``{uri, change: replaced|removed, at, label, document, edges, chunks}``; ``edges`` are the
+    trace's edge selections from that document, each with ``asserted`` (whether its statement is still
+    in the knowledge graph, e.g. extracted again from the new version), ``chunks`` its chunk selections,
+    each with ``present`` (whether the chunk still exists). Evidence changed after the answer was given:
+    the answer may no longer hold, and the trace still shows what it was given from.
+    """
+    records = store.read(Q.trace_staleness, workspace=workspace, collection=collection, uri=uri)
+    return [
+        {
+            "uri": r["uri"], "change": r["change"], "at": plain(r["at"]), "label": r["label"],
+            "document": r["document"], "edges": sorted(r["edges"], key=_sort_key),
+            "chunks": sorted(r["chunks"], key=_sort_key),
+        }
+        for r in records
+    ]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -266,8 +291,10 @@ def list_traces(
     since: datetime | None = None,
     limit: int = 50,
     cursor: str | None = None,
+    stale: bool = False,
 ) -> TracePage:
-    """Trace roots newest first (``type``: a session kind, e.g. ``graphrag``; ``since``: tz-aware datetime)."""
+    """Trace roots newest first (``type``: a session kind, e.g. ``graphrag``; ``since``: tz-aware datetime;
+    ``stale``: only those whose evidence changed since, each with ``stale_at``, its latest change)."""
     kind = SessionKind.parse(type) if type is not None else None
     if not 1 <= limit <= 1000:
         raise BadRequest(f"limit must be between 1 and 1000, not {limit}")
@@ -283,6 +310,7 @@ def list_traces(
         after_time=after_time,
         after_uri=after_uri,
         limit=limit,
+        stale=stale,
     )
     traces = [
         {
@@ -291,6 +319,8 @@ def list_traces(
             "query": r["query"],
             "startedAtTime": plain(r["startedAtTime"]),
             "steps": r["steps"],
+            "stale_at": plain(r["stale_at"]),
+            "held": bool(r["held"]),
         }
         for r in records
     ]

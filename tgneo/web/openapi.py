@@ -134,8 +134,11 @@ def spec() -> dict[str, Any]:
                     _param("since", schema={"type": "string", "format": "date-time"}),
                     _param("limit", schema={"type": "integer", "minimum": 1, "maximum": 1000}),
                     _param("cursor", schema={"type": "string", "maxLength": 2000}),
+                    _param("stale", schema={"type": "boolean"},
+                           description="only answers whose source documents were replaced or removed since"),
                 ],
-                "responses": {"200": {"description": "a page of traces", "content": _json({"type": "object"})},
+                "responses": {"200": {"description": "a page of traces (each with stale_at and held)",
+                                      "content": _json({"type": "object"})},
                               **_errors(*_COMMON)},
             }
         },

@@ -27,7 +27,7 @@ from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
 from tgneo.tracediff import diff
 from tgneo.web.auth import current_access
-from tgneo.web.bodies import arg_int, arg_scope, arg_text, json_body
+from tgneo.web.bodies import arg_flag, arg_int, arg_scope, arg_text, json_body
 from tgneo.web.services import services
 
 bp = Blueprint("traces", __name__)
@@ -42,7 +42,7 @@ def scope() -> tuple[str, str]:
 
 @bp.get("/api/v1/traces")
 def traces() -> Response:
-    """Trace roots, newest first: ``?type=graphrag|docrag|agent&since=ISO&limit=N&cursor=…``."""
+    """Trace roots, newest first: ``?type=graphrag|docrag|agent&since=ISO&limit=N&cursor=…&stale=true``."""
     workspace, collection = scope()
     kind = arg_text("type")
     if kind is not None:
@@ -56,7 +56,7 @@ def traces() -> Response:
             raise BadRequest(f"since: {since_text!r} is not an ISO 8601 time (e.g. 2025-06-01T00:00:00Z)") from None
     page = list_traces(
         services().store, workspace, collection, type=kind, since=since, limit=arg_int("limit", 50, 1, 1000),
-        cursor=arg_text("cursor", max_chars=2000),
+        cursor=arg_text("cursor", max_chars=2000), stale=arg_flag("stale"),
     )  # fmt: skip
     return jsonify({"traces": page.traces, "next_cursor": page.next_cursor})
 
