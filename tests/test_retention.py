@@ -224,3 +224,130 @@ def test_the_api_refuses_a_bad_retention_request_naming_the_field(
 ) -> None:
     response = requests.post(f"{served.base}/api/v1/traces/{verb}", json=body, headers=served.b.headers, timeout=60)
     assert response.status_code == 400 and named in response.json()["error"]["message"]
+
+
+# ---------------------------------------------------------------------------- stored policies, schedule
+def test_a_stored_policy_is_what_prune_applies_when_given_no_limits(
+    neo4j_server: Neo4jServer, store: Store, tmp_path: Path
+) -> None:
+    collection = loaded(store)
+    old, new = ask(store, collection, 0), ask(store, collection, 1)
+    env = {**neo4j_server.env(), "TGNEO_AUDIT_LOG": str(tmp_path / "audit.jsonl")}
+    scope = ("--workspace", W, "--collection", collection)
+    assert "has no retention policy" in tgneo(None, "traces", "policy", *scope, env=env).stderr
+    refused = tgneo(None, "traces", "prune", "--yes", *scope, env=env, ok=False)
+    assert refused.returncode == 2 and "no stored retention policy" in refused.stderr
+
+    shown = tgneo(None, "traces", "policy", "--keep", "1", "--older-than", "90d", *scope, env=env).stdout
+    assert "delete traces older than 90d or beyond the newest 1" in shown
+    assert "would delete 1 trace(s)" in tgneo(None, "traces", "prune", *scope, env=env).stderr
+    assert "deleted 1 trace(s)" in tgneo(None, "traces", "prune", "--yes", *scope, env=env).stderr
+    with pytest.raises(TraceNotFound):
+        get_trace(store, W, collection, old)
+    assert get_trace(store, W, collection, new)["uri"] == new
+
+    tgneo(None, "traces", "policy", "--clear", *scope, env=env)
+    assert "has no retention policy" in tgneo(None, "traces", "policy", *scope, env=env).stderr
+    actions = [json.loads(line)["action"] for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert actions == ["policy", "prune", "policy"]
+
+
+def test_the_schedule_prunes_every_collection_by_its_own_policy_and_keeps_held_traces(
+    store: Store, tmp_path: Path
+) -> None:
+    from tgneo.store.retention import Schedule, set_policy
+
+    first, second = loaded(store), loaded(store)
+    held, gone_first = ask(store, first, 0), ask(store, first, 1)
+    gone_second, kept = ask(store, second, 0), [ask(store, second, 1), ask(store, second, 2)]
+    hold(store, W, first, [held], who="auditor")
+    set_policy(store, W, first, Policy(max_traces=0), who="test")
+    set_policy(store, W, second, Policy(max_traces=2), who="test")
+    assert Schedule(store, parse_age("1h"), tmp_path).run_once()
+    assert get_trace(store, W, first, held)["held"] is True
+    for uri, collection in ((gone_first, first), (gone_second, second)):
+        with pytest.raises(TraceNotFound):
+            get_trace(store, W, collection, uri)
+    assert [get_trace(store, W, second, uri)["uri"] for uri in kept] == kept
+    set_policy(store, W, first, None, who="test")
+    set_policy(store, W, second, None, who="test")
+
+
+def test_a_schedule_round_waits_its_turn_when_another_process_holds_the_lock(store: Store, tmp_path: Path) -> None:
+    import fcntl
+
+    from tgneo.store.retention import Schedule
+
+    schedule = Schedule(store, parse_age("1h"), tmp_path)
+    with open(tmp_path / "retention.lock", "a") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)
+        assert schedule.run_once() is False
+    assert schedule.run_once() is True
+
+
+def test_a_server_started_with_prune_every_prunes_by_the_stored_policy_on_its_own(
+    neo4j_server: Neo4jServer, store: Store, tmp_path: Path
+) -> None:
+    import time
+
+    from tests.serving import running, serve_cmd
+    from tgneo.provision.server import free_port
+    from tgneo.store.retention import set_policy
+
+    collection = loaded(store)
+    old, new = ask(store, collection, 0), ask(store, collection, 1)
+    set_policy(store, W, collection, Policy(max_traces=1), who="test")
+    port = free_port()
+    env = {**neo4j_server.env(), "TGNEO_HOME": str(tmp_path), "TGNEO_AUDIT_LOG": str(tmp_path / "audit.jsonl")}
+    try:
+        with running(serve_cmd(port, "--workers", "2", "--prune-every", "1s"), env, port):
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                try:
+                    get_trace(store, W, collection, old)
+                except TraceNotFound:
+                    break
+                time.sleep(0.5)
+            else:
+                pytest.fail("the server did not prune by its schedule within 90 s")
+        assert get_trace(store, W, collection, new)["uri"] == new
+        pruned = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+        assert any(e["action"] == "prune" and e["traces"] == 1 and "schedule" in e["who"] for e in pruned)
+    finally:
+        set_policy(store, W, collection, None, who="test")
+
+
+def test_a_bad_schedule_is_refused_before_the_server_starts(neo4j_server: Neo4jServer) -> None:
+    result = tgneo(neo4j_server, "serve", "--port", "1", "--prune-every", "soon", ok=False)
+    assert result.returncode == 1 and "age 'soon'" in result.stderr
+
+
+def test_the_api_stores_shows_applies_and_clears_a_policy(served: Served, store: Store) -> None:
+    b = served.b
+    collection = f"{b.collection}-policy"
+    assert load_documents(store, OfflineLLM(), b.workspace, collection, sources()).loaded == 4
+    old = list(GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, b.workspace, collection)))[-1]
+    new = list(GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[1].text, b.workspace, collection)))[-1]
+    assert isinstance(old, SessionEnd) and isinstance(new, SessionEnd)
+    url = f"{served.base}/api/v1/traces/policy"
+
+    def put(tenant: Tenant, body: dict[str, object]) -> requests.Response:
+        return requests.put(url, json={"collection": collection, **body}, headers=tenant.headers, timeout=60)
+
+    assert requests.get(url, params={"collection": collection}, headers=b.headers, timeout=60).json() == {
+        "policy": None
+    }
+    stored = put(b, {"keep": 1}).json()["policy"]
+    assert (stored["keep"], stored["older_than"], stored["set_by"]) == (1, None, f"token of workspace {b.workspace}")
+    other = requests.get(url, params={"collection": collection}, headers=served.a.headers, timeout=60)
+    assert other.json() == {"policy": None}  # another workspace's collection of the same name
+    pruned = requests.post(f"{served.base}/api/v1/traces/prune", json={"collection": collection, "dry_run": False},
+                           headers=b.headers, timeout=120).json()  # fmt: skip
+    assert pruned["traces"] == 1 and pruned["policy"] == "beyond the newest 1"
+    with pytest.raises(TraceNotFound):
+        get_trace(store, b.workspace, collection, old.trace or "")
+    assert put(b, {"clear": True}).json() == {"policy": None}
+    for body, named in (({}, "clear: true"), ({"keep": 1, "clear": True}, "clear: true"),
+                        ({"older_than": "soon"}, "age 'soon'"), ({"clear": "yes"}, "clear")):  # fmt: skip
+        response = put(b, body)
+        assert response.status_code == 400 and named in response.json()["error"]["message"], body

@@ -229,3 +229,69 @@ def test_a_multi_iteration_agent_trace_reads_in_derivation_order_with_its_sub_tr
     assert boxed[trace["uri"]] is None  # … the agent's own steps outside
     sub_traces = [s for s in trace["steps"] if s["type"].endswith("RagQuestion")]
     assert len({b for b in boxed.values() if b}) == len(sub_traces)
+
+
+def test_a_stale_trace_says_which_document_changed_and_a_fresh_one_says_nothing(
+    open_server: str, store: Store, page: Page
+) -> None:
+    from tgneo.store.documents import remove_document
+
+    collection = f"test-viewer-stale-{uuid.uuid4().hex[:8]}"
+    assert load_documents(store, OfflineLLM(), WORKSPACE, collection, sources()).loaded == 4
+    uri = record(store, WORKSPACE, collection)
+    scope = urlencode({"workspace": WORKSPACE, "collection": collection})
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{scope}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    assert page.locator("#stale").is_hidden()
+
+    trace = get_trace(store, WORKSPACE, collection, uri)
+    document = next(src["chain"][-1]["uri"] for s in trace["steps"] for e in s.get("edges", [])
+                    for src in e["statement"]["sources"])  # fmt: skip
+    remove_document(store, WORKSPACE, collection, document)
+    page.reload()
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    banner = page.locator("#stale")
+    assert banner.is_visible() and document in banner.inner_text() and "removed" in banner.inner_text()
+    assert page.locator("#stale .stale-change[data-change=removed]").count() == 1
+    page.screenshot(path=screenshot_path("viewer-stale-trace"))
+
+
+def test_the_hold_button_puts_a_legal_hold_on_the_trace_and_lifts_it(
+    open_server: str, store: Store, page: Page
+) -> None:
+    uri = record(store, WORKSPACE, COLLECTION)
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{SCOPE}")
+    page.wait_for_selector("#hold-state[data-held=false]", timeout=30_000)
+    page.locator("#hold-button").click()
+    page.wait_for_selector("#hold-state[data-held=true]", timeout=10_000)
+    assert get_trace(store, WORKSPACE, COLLECTION, uri)["held"] is True
+    page.reload()
+    page.wait_for_selector("#hold-state[data-held=true]", timeout=30_000)
+    page.locator("#hold-button").click()
+    page.wait_for_selector("#hold-state[data-held=false]", timeout=10_000)
+    assert get_trace(store, WORKSPACE, COLLECTION, uri)["held"] is False
+
+
+def test_two_answers_compare_side_by_side_with_the_edges_only_one_selected(
+    open_server: str, store: Store, page: Page
+) -> None:
+    from tgneo.tracediff import diff
+
+    full = record(store, WORKSPACE, COLLECTION)
+    events = GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, WORKSPACE, COLLECTION, {"edge_limit": 3}))
+    fewer = next(e for e in list(events) if isinstance(e, ExplainEvent)).explain_id
+    expected = diff(get_trace(store, WORKSPACE, COLLECTION, full), get_trace(store, WORKSPACE, COLLECTION, fewer))
+    assert expected["edges"]["removed"]
+
+    page.goto(f"{open_server}/ui/trace/{quote(full, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    page.fill("#compare-uri", fewer)
+    page.locator("#compare button").click()
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    assert "/ui/diff?" in page.url
+    edges = page.locator(".diff-section[data-section='Selected edges']")
+    left = [t.removeprefix("− ") for t in edges.locator("ul[data-side=a] li.removed").all_inner_texts()]
+    assert [t.split(" (score")[0] for t in left] == [e["edge"] for e in expected["edges"]["removed"]]
+    assert edges.locator("ul[data-side=b] li.added").count() == len(expected["edges"]["added"])
+    assert full in page.locator("#side-a").inner_text() and fewer in page.locator("#side-b").inner_text()
+    page.screenshot(path=screenshot_path("viewer-trace-diff"), full_page=True)

@@ -55,6 +55,8 @@ class Settings:
     neo4j_retry_seconds: float = field(default=30.0, metadata=_env("TGNEO_NEO4J_RETRY_SECONDS"))
     home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
     tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
+    prune_every: str | None = field(default=None, metadata=_env("TGNEO_PRUNE_EVERY"))
+    """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
     # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.
     llm: str = field(default="offline", metadata=_env("TGNEO_LLM"))
     llm_model: str | None = field(default=None, metadata=_env("TGNEO_LLM_MODEL"))

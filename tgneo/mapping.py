@@ -174,7 +174,16 @@ PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY})
 """Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
-    {Label.RESOURCE, Label.STATEMENT, Label.EXPLAIN, Label.SOURCE, Label.CONTENT, Label.IMPORT, Label.IMPORT_UNDO}
+    {
+        Label.RESOURCE,
+        Label.STATEMENT,
+        Label.EXPLAIN,
+        Label.SOURCE,
+        Label.CONTENT,
+        Label.IMPORT,
+        Label.IMPORT_UNDO,
+        Label.RETENTION_POLICY,
+    }
 )
 """Labels that carry the graph model itself rather than an ``rdf:type``; never exported as classes."""
 STATEMENT_RELS = frozenset({Rel.SUBJECT, Rel.PREDICATE, Rel.OBJECT})
@@ -193,6 +202,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     # PROV's classes, then the graph model's structural labels
     Label.PROV_ACTIVITY, Label.PROV_AGENT, Label.PROV_ENTITY,
     Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO,
+    Label.RETENTION_POLICY,
 )  # fmt: skip
 """Every label, most specific first: the one order that names a node's type (a ``:Synthesis:Answer``
 is a Synthesis, an ``:Observation:Error`` an Observation) in the trace reader and the neomodel

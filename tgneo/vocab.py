@@ -184,6 +184,8 @@ class Label(StrEnum):
     """The journal of one ``tgneo import``: its id, file digest, state (running, committed, rolled_back)."""
     IMPORT_UNDO = "ImportUndo"
     """What an unfinished import changed on a node it did not create, so that a rollback can restore it."""
+    RETENTION_POLICY = "RetentionPolicy"
+    """A collection's stored retention policy (max age, max traces): what ``traces prune`` and the server apply."""
     # PROV classes
     PROV_ENTITY = "ProvEntity"
     PROV_ACTIVITY = "ProvActivity"

@@ -66,13 +66,18 @@ class Asked:
     explain: list[str] = field(default_factory=list)
     delays_ms: list[float] = field(default_factory=list)
     ok: bool = False
+    ended: bool = False
+    """A final message arrived (an answer or an error): the stream did not end in silence."""
 
 
-def ask(base: str, collection: str, service: str, body: dict[str, Any]) -> Asked:
+def ask(base: str, collection: str, service: str, body: dict[str, Any], timeout: float = 300) -> Asked:
     asked = Asked()
-    with requests.post(f"{base}/api/v1/{service}", params={"timestamps": "true"}, stream=True, timeout=300,
+    with requests.post(f"{base}/api/v1/{service}", params={"timestamps": "true"}, stream=True, timeout=timeout,
                        json={**body, "collection": collection, "workspace": WORKSPACE}) as response:  # fmt: skip
-        if response.status_code != 200:
+        if response.status_code != 200:  # refused before it streamed: a JSON error is an answer too
+            asked.ended = response.headers.get("Content-Type", "").startswith("application/json") and (
+                "error" in response.json()
+            )
             return asked
         for line in response.iter_lines():
             received = time.time()
@@ -83,6 +88,7 @@ def ask(base: str, collection: str, service: str, body: dict[str, Any]) -> Asked
                 asked.root = asked.root or message["explain_id"]
             if message.get("end_of_session") or message.get("end_of_dialog"):
                 asked.ok = "error" not in message
+                asked.ended = True
     return asked
 
 

@@ -24,28 +24,37 @@ def init_schema() -> None:
 @click.option("--port", default=8888, show_default=True, help="Port (8888 is the TrustGraph client's default).")
 @click.option("--threads", default=32, show_default=True, help="Threads per worker (one per open stream or socket).")
 @click.option("--workers", type=click.IntRange(1, 16), help="Worker processes  [default: one per core, at most 4]")
+@click.option("--prune-every", metavar="AGE", help="Apply the stored retention policies this often (1h, 1d; "
+              "tgneo traces policy sets them)  [default: TGNEO_PRUNE_EVERY, else never]")  # fmt: skip
 @fails_cleanly
-def serve(host: str, port: int, threads: int, workers: int | None) -> None:
+def serve(host: str, port: int, threads: int, workers: int | None, prune_every: str | None) -> None:
     """Serve the HTTP and WebSocket API on Gunicorn (threaded worker).
 
     Without TGNEO_TOKENS the server trusts every caller, so it binds to loopback only. SIGTERM
-    stops it gracefully; access logs are JSON lines on stderr.
+    stops it gracefully; access logs are JSON lines on stderr. With --prune-every the server prunes
+    every collection that has a stored retention policy on that schedule (held traces are kept,
+    each prune is in the audit log).
     """
     from tgneo.errors import BadRequest
     from tgneo.service.access import parse_tokens
     from tgneo.store import Store
+    from tgneo.store.retention import parse_age
     from tgneo.web import create_app
     from tgneo.web.serve import default_workers
     from tgneo.web.serve import serve as run
 
-    settings = Settings.from_env()
+    settings = Settings.from_env(prune_every=prune_every)
     parse_tokens(settings.tokens)  # a malformed TGNEO_TOKENS fails here, with one line
+    if settings.prune_every:
+        parse_age(settings.prune_every)  # a bad schedule fails here, before the server starts
     if not settings.tokens and host not in ("127.0.0.1", "localhost", "::1"):
         raise BadRequest(f"refusing to bind {host} without TGNEO_TOKENS: unauthenticated servers stay on loopback")
     probe = Store.from_settings(settings)
     say(f"Neo4j    {probe.uri} (database {settings.neo4j_database})")
     probe.close()
     say(f"API      http://{host}:{port}/   (health: /healthz, readiness: /readyz)")
+    if settings.prune_every:
+        say(f"prune    every {settings.prune_every}, by the stored retention policies (tgneo traces policy)")
     run(lambda: create_app(settings=settings), host=host, port=port, threads=threads,
         workers=workers or default_workers())  # fmt: skip
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import click
 
@@ -69,19 +70,27 @@ def _operator() -> str:
         return "unknown"
 
 
+def _policy_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--older-than and --keep, the two limits of a retention policy (``store.retention.Policy``)."""
+    older = click.option("--older-than", "older_than", metavar="AGE",
+                         help="Traces older than this go: 45s, 90m, 12h, 30d, 2w.")  # fmt: skip
+    keep = click.option("--keep", type=click.IntRange(min=0), metavar="N", help="Keep only the newest N traces.")
+    return older(keep(command))
+
+
 @traces.command("prune")
 @workspace_option
 @collection_option
-@click.option("--older-than", "older_than", metavar="AGE", help="Delete traces older than this: 90m, 12h, 30d, 2w.")
-@click.option("--keep", type=click.IntRange(min=0), metavar="N", help="Keep only the newest N traces.")
+@_policy_options
 @click.option("--yes", is_flag=True, help="Delete them. Without it, only say what would be deleted.")
 @fails_cleanly
 def traces_prune(workspace: str, collection: str, older_than: str | None, keep: int | None, yes: bool) -> None:
     """Delete old traces by a retention policy: a dry run unless --yes.
 
     \b
-    A trace goes when it is older than --older-than or beyond the newest --keep (give one or both);
-    a held trace (tgneo traces hold) never does. Its steps, selections, thoughts, answer sentences
+    A trace goes when it is older than --older-than or beyond the newest --keep (give one or both,
+    or neither to use the collection's stored policy, tgneo traces policy); a held trace (tgneo
+    traces hold) never does. Its steps, selections, thoughts, answer sentences
     and texts are deleted in small transactions; the knowledge graph and the source documents stay.
     Each prune is recorded in $TGNEO_HOME/logs/audit.jsonl.
       tgneo traces prune --older-than 30d                # what would go
@@ -89,12 +98,18 @@ def traces_prune(workspace: str, collection: str, older_than: str | None, keep: 
     """
     from tgneo.cli.common import progress_bar
     from tgneo.store import Store
-    from tgneo.store.retention import Policy, candidates, parse_age, prune
+    from tgneo.store.retention import Policy, candidates, parse_age, prune, stored_policies
 
-    if older_than is None and keep is None:
-        raise click.UsageError("give --older-than AGE, --keep N, or both")
-    policy = Policy(parse_age(older_than) if older_than else None, keep)
+    policy = Policy(parse_age(older_than) if older_than else None, keep) if older_than or keep is not None else None
     with Store.from_settings() as store:
+        if policy is None:
+            stored = stored_policies(store, workspace, collection)
+            if not stored:
+                raise click.UsageError(
+                    f"{scope(workspace, collection)} has no stored retention policy: give --older-than AGE, "
+                    "--keep N, or both (or store one: tgneo traces policy)"
+                )
+            policy = stored[0].policy
         if not yes:
             found = candidates(store, workspace, collection, policy)
             for c in found:
@@ -110,6 +125,44 @@ def traces_prune(workspace: str, collection: str, older_than: str | None, keep: 
                            progress=lambda done, total: bar.update(task, completed=done, total=total))  # fmt: skip
     kept = f"; {len(report.held)} held since the prune began, kept" if report.held else ""
     say(f"deleted {report.traces} trace(s), {report.nodes} node(s), {policy.describe()}{kept}")
+
+
+@traces.command("policy")
+@workspace_option
+@collection_option
+@_policy_options
+@click.option("--clear", is_flag=True, help="Remove the stored policy (traces are then kept for good).")
+@fails_cleanly
+def traces_policy(workspace: str, collection: str, older_than: str | None, keep: int | None, clear: bool) -> None:
+    """Show, store or clear a collection's retention policy.
+
+    \b
+    A stored policy is what `tgneo traces prune` applies when given no limits, and what
+    `tgneo serve --prune-every 1h` applies to every collection that has one. Setting it deletes
+    nothing by itself. Each change is recorded in the audit log.
+      tgneo traces policy                                  # show it
+      tgneo traces policy --older-than 90d --keep 10000    # store it
+      tgneo traces policy --clear
+    """
+    from tgneo.store import Store
+    from tgneo.store.retention import Policy, parse_age, set_policy, stored_policies
+
+    if clear and (older_than or keep is not None):
+        raise click.UsageError("--clear takes no --older-than or --keep")
+    with Store.from_settings() as store:
+        if clear:
+            set_policy(store, workspace, collection, None, who=_operator())
+            say(f"cleared the retention policy of {scope(workspace, collection)}")
+            return
+        if older_than or keep is not None:
+            policy = Policy(parse_age(older_than) if older_than else None, keep)
+            set_policy(store, workspace, collection, policy, who=_operator())
+        stored = stored_policies(store, workspace, collection)
+    if not stored:
+        say(f"{scope(workspace, collection)} has no retention policy: its traces are kept until pruned by hand")
+        return
+    s = stored[0]
+    out.print(f"delete traces {s.policy.describe()}  (set {s.set_at} by {s.set_by})", markup=False, highlight=False)
 
 
 def _hold_command(on: bool) -> click.Command:

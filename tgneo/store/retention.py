@@ -13,42 +13,61 @@ A legal hold (:func:`hold`) marks a trace root ``tg_hold``; the candidates query
 every slice locks the root and checks the hold again before deleting, so a hold that lands while a
 prune runs stops it at once, and a trace a prune has started deleting can no longer be held (it is
 reported, not half-kept). Holds and prunes are recorded in the audit log (``tgneo.store.audit``).
+
+A policy can be stored per workspace and collection (:func:`set_policy`, a ``:RetentionPolicy``
+node, so the CLI and every server process see the same one); :func:`apply_stored` prunes every
+collection by its stored policy — what ``tgneo traces prune`` without limits does for one collection
+and what ``tgneo serve --prune-every`` does on a schedule (:class:`Schedule`).
 """
 
 from __future__ import annotations
 
+import fcntl
+import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from tgneo.errors import BadRequest
+from tgneo.errors import BadRequest, TgneoError
 from tgneo.scope import check_scope
 from tgneo.store import audit
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.traces import plain
 
+log = logging.getLogger("tgneo.retention")
+
 SLICE = 500
 """Nodes one prune transaction deletes at most."""
-_UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1), "w": timedelta(weeks=1)}
+_UNITS = {
+    "s": timedelta(seconds=1),
+    "m": timedelta(minutes=1),
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+}
 
 
 def parse_age(text: str) -> timedelta:
-    """``30d``, ``12h``, ``90m``, ``2w`` as a duration.
+    """``30d``, ``12h``, ``90m``, ``2w`` (or ``45s``) as a duration.
 
     Raises:
         BadRequest: anything else, naming the forms that work.
     """
-    match = re.fullmatch(r"\s*(\d+)\s*([mhdw])\s*", text)
+    match = re.fullmatch(r"\s*(\d+)\s*([smhdw])\s*", text)
     if not match or int(match.group(1)) == 0:
-        raise BadRequest(f"age {text!r}: use a positive number of minutes, hours, days or weeks: 90m, 12h, 30d, 2w")
+        raise BadRequest(
+            f"age {text!r}: use a positive number of seconds, minutes, hours, days or weeks: 45s, 90m, 12h, 30d, 2w"
+        )
     return int(match.group(1)) * _UNITS[match.group(2)]
 
 
 def age_text(age: timedelta) -> str:
     """A duration the way :func:`parse_age` reads it (``30d``), in its largest whole unit."""
-    for unit in "wdhm":
+    for unit in "wdhms":
         if age % _UNITS[unit] == timedelta(0):
             return f"{age // _UNITS[unit]}{unit}"
     return str(age)
@@ -183,3 +202,101 @@ def _holding(store: Store, workspace: str, collection: str, uris: list[str], *, 
     audit.record("hold" if on else "release", who=who, workspace=workspace, collection=collection,
                  traces=[r.uri for r in results if r.found and r.held == on])  # fmt: skip
     return results
+
+
+@dataclass(frozen=True)
+class StoredPolicy:
+    """A policy stored for one workspace and collection, with who set it and when."""
+
+    workspace: str
+    collection: str
+    policy: Policy
+    set_at: str | None
+    set_by: str | None
+
+
+def set_policy(store: Store, workspace: str, collection: str, policy: Policy | None, *, who: str) -> None:
+    """Store ``policy`` as the collection's retention policy (``None``: remove it), and audit it."""
+    check_scope(workspace, collection)
+    age = int(policy.max_age.total_seconds()) if policy is not None and policy.max_age is not None else None
+    keep = policy.max_traces if policy is not None else None
+    store.write(Q.retention_policy_set, workspace=workspace, collection=collection, max_age_seconds=age,
+                max_traces=keep, who=who)  # fmt: skip
+    audit.record("policy", who=who, workspace=workspace, collection=collection,
+                 policy=policy.describe() if policy is not None else None)  # fmt: skip
+
+
+def stored_policies(store: Store, workspace: str | None = None, collection: str | None = None) -> list[StoredPolicy]:
+    """The stored policies of one workspace and collection, or (``None``) of all, by workspace and collection."""
+    rows = store.read(Q.retention_policies, workspace=workspace, collection=collection)
+    return [
+        StoredPolicy(
+            r["workspace"], r["collection"],
+            Policy(timedelta(seconds=r["max_age_seconds"]) if r["max_age_seconds"] is not None else None,
+                   r["max_traces"]),
+            plain(r["set_at"]), r["set_by"],
+        )
+        for r in rows
+    ]  # fmt: skip
+
+
+def apply_stored(store: Store, *, who: str) -> list[tuple[StoredPolicy, PruneReport]]:
+    """Prune every collection that has a stored policy by that policy; one collection failing does not stop
+    the others (it is logged, and tried again next time)."""
+    done = []
+    for stored in stored_policies(store):
+        try:
+            report = prune(store, stored.workspace, stored.collection, stored.policy, who=who)
+        except TgneoError as e:
+            log.warning("scheduled prune of %s/%s failed: %s", stored.workspace, stored.collection, e)
+            continue
+        done.append((stored, report))
+    return done
+
+
+class Schedule:
+    """Apply the stored policies every ``every``, on a daemon thread, until :meth:`stop`.
+
+    Several server processes on one machine each start one; a lock file under ``home`` lets one run at
+    a time, so a prune is not done twice over (prunes are safe to run concurrently, only wasteful).
+    Neo4j being down makes a round fail (logged); the next round tries again.
+    """
+
+    def __init__(self, store: Store, every: timedelta, home: Path, *, who: str = "tgneo serve (schedule)") -> None:
+        self.store, self.every, self.who = store, every, who
+        self.lock_path = home / "retention.lock"
+        self.rounds = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tgneo-retention", daemon=True)
+
+    def start(self) -> Schedule:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every.total_seconds()):
+            self.run_once()
+
+    def run_once(self) -> bool:
+        """One round, if no other process is running one; whether it ran."""
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.lock_path, "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            try:
+                for stored, report in apply_stored(self.store, who=self.who):
+                    if report.traces:
+                        log.info("pruned %d trace(s) of %s/%s (%s)", report.traces, stored.workspace,
+                                 stored.collection, stored.policy.describe())  # fmt: skip
+            except TgneoError as e:
+                log.warning("scheduled prune round failed: %s", e)
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        self.rounds += 1
+        return True

@@ -82,6 +82,8 @@ SCHEMA: tuple[SchemaItem, ...] = (
     SchemaItem("tgneo_statement_import", "range", Label.STATEMENT, ("workspace", "collection", "tg_import")),
     SchemaItem("tgneo_undo_import", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_import")),
     SchemaItem("tgneo_undo_key", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_key")),
+    # Retention (store.retention): one stored policy per workspace and collection.
+    SchemaItem("tgneo_retention_policy_key", "unique", Label.RETENTION_POLICY, ("workspace", "collection")),
 )
 
 

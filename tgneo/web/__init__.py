@@ -31,6 +31,7 @@ from tgneo.config import Settings
 from tgneo.service.access import parse_tokens
 from tgneo.service.runtime import Runtime
 from tgneo.store import Store
+from tgneo.store.retention import Schedule, parse_age
 from tgneo.web import auth
 from tgneo.web.bodies import MAX_RDF_BYTES, MAX_SOCKET_MESSAGE
 from tgneo.web.errors import register_error_handlers
@@ -77,6 +78,10 @@ def create_app(
     app.extensions["tgneo.settings"] = settings
     app.extensions["tgneo.store"] = store
     app.extensions["tgneo"] = Services(settings, Runtime(store, settings), tokens)
+    if settings.prune_every:
+        schedule = Schedule(store, parse_age(settings.prune_every), settings.home).start()
+        app.extensions["tgneo.retention"] = schedule
+        weakref.finalize(app, schedule.stop)
     sock.init_app(app)
     register_error_handlers(app)
     auth.init_app(app, tokens)

@@ -172,16 +172,36 @@ def spec() -> dict[str, Any]:
                                 ("release", "Lift the legal hold of traces"))},
         "/api/v1/traces/prune": {
             "post": {
-                "summary": "Delete traces by a retention policy (a dry run unless dry_run is false)",
+                "summary": "Delete traces by a retention policy (a dry run unless dry_run is false; "
+                           "neither older_than nor keep: the stored policy)",
                 "requestBody": {"required": True, "content": _json({
                     "type": "object",
-                    "properties": {"older_than": {"type": "string", "pattern": "^[0-9]+[mhdw]$"},
+                    "properties": {"older_than": {"type": "string", "pattern": "^[0-9]+[smhdw]$"},
                                    "keep": {"type": "integer", "minimum": 0},
                                    "dry_run": {"type": "boolean", "default": True},
                                    "workspace": _NAME, "collection": _NAME}})},
                 "responses": {"200": {"description": "what would go, or what went",
                                       "content": _json({"type": "object"})}, **_errors(*_COMMON)},
             }
+        },
+        "/api/v1/traces/policy": {
+            "get": {
+                "summary": "The collection's stored retention policy (null when it has none)",
+                "parameters": [*_SCOPE],
+                "responses": {"200": {"description": "the policy", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON)},
+            },
+            "put": {
+                "summary": "Store the collection's retention policy, or clear it",
+                "requestBody": {"required": True, "content": _json({
+                    "type": "object",
+                    "properties": {"older_than": {"type": "string", "pattern": "^[0-9]+[smhdw]$"},
+                                   "keep": {"type": "integer", "minimum": 0},
+                                   "clear": {"type": "boolean"},
+                                   "workspace": _NAME, "collection": _NAME}})},
+                "responses": {"200": {"description": "the stored policy", "content": _json({"type": "object"})},
+                              **_errors(*_COMMON)},
+            },
         },
         "/api/v1/traces/{uri}": {
             "get": {

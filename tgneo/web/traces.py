@@ -1,6 +1,7 @@
 """Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages), ``GET /api/v1/traces/{uri}`` and
 ``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers), and retention:
-``POST /api/v1/traces/prune``, ``/hold``, ``/release`` (recorded in the audit log, ``store.audit``).
+``POST /api/v1/traces/prune``, ``/hold``, ``/release`` and ``GET|PUT /api/v1/traces/policy`` (recorded in
+the audit log, ``store.audit``).
 
 A trace is JSON by default — the whole of ``tgneo.store.traces.get_trace``: steps, selected edges with
 labels and source chains, chunks, tool calls, texts, totals — and RDF when ``Accept`` names an RDF
@@ -22,7 +23,18 @@ from tgneo.rdf.formats import FORMATS, Format, get_format
 from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.scope import name_or_default
 from tgneo.store.rdfio import export_quads
-from tgneo.store.retention import Policy, candidates, hold, parse_age, prune, release
+from tgneo.store.retention import (
+    Policy,
+    StoredPolicy,
+    age_text,
+    candidates,
+    hold,
+    parse_age,
+    prune,
+    release,
+    set_policy,
+    stored_policies,
+)
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.timestamps import parse_iso
 from tgneo.tracediff import diff
@@ -103,28 +115,73 @@ def traces_hold() -> Response:
     return jsonify({"traces": [asdict(r) for r in results]})
 
 
-@bp.post("/api/v1/traces/prune")
-def traces_prune() -> Response:
-    """Delete traces by a retention policy: ``{"older_than": "30d", "keep": N, "dry_run": true}`` (a dry run
-    unless ``dry_run`` is false)."""
-    body = json_body()
-    workspace, collection = _body_scope(body)
-    older_than, keep, dry_run = body.get("older_than"), body.get("keep"), body.get("dry_run", True)
+def _policy(body: dict[str, object]) -> Policy | None:
+    """The policy ``older_than`` and ``keep`` of a body describe, or ``None`` when it gives neither."""
+    older_than, keep = body.get("older_than"), body.get("keep")
     if older_than is not None and not isinstance(older_than, str):
         raise BadRequest("older_than: an age such as 90m, 12h, 30d or 2w")
     if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool)):
         raise BadRequest("keep: a whole number of traces to keep")
+    if older_than is None and keep is None:
+        return None
+    return Policy(parse_age(older_than) if older_than else None, keep)
+
+
+def _policy_json(stored: StoredPolicy | None) -> dict[str, object] | None:
+    if stored is None:
+        return None
+    age = stored.policy.max_age
+    return {"older_than": age_text(age) if age is not None else None, "keep": stored.policy.max_traces,
+            "describe": stored.policy.describe(), "set_at": stored.set_at, "set_by": stored.set_by}  # fmt: skip
+
+
+@bp.post("/api/v1/traces/prune")
+def traces_prune() -> Response:
+    """Delete traces by a retention policy: ``{"older_than": "30d", "keep": N, "dry_run": true}`` (a dry run
+    unless ``dry_run`` is false; neither limit: the collection's stored policy)."""
+    body = json_body()
+    workspace, collection = _body_scope(body)
+    dry_run = body.get("dry_run", True)
     if not isinstance(dry_run, bool):
         raise BadRequest("dry_run: true or false")
-    if older_than is None and keep is None:
-        raise BadRequest("give older_than, keep, or both")
-    policy = Policy(parse_age(older_than) if older_than else None, keep)
     store = services().store
+    policy = _policy(body)
+    if policy is None:
+        stored = stored_policies(store, workspace, collection)
+        if not stored:
+            raise BadRequest("give older_than, keep, or both: this collection has no stored retention policy")
+        policy = stored[0].policy
     if dry_run:
         found = candidates(store, workspace, collection, policy)
         return jsonify({"dry_run": True, "policy": policy.describe(), "traces": [asdict(c) for c in found]})
     report = prune(store, workspace, collection, policy, who=_operator())
     return jsonify({"dry_run": False, "policy": policy.describe(), **asdict(report)})
+
+
+@bp.get("/api/v1/traces/policy")
+def traces_policy() -> Response:
+    """The collection's stored retention policy (``{"policy": null}`` when it has none)."""
+    workspace, collection = scope()
+    stored = stored_policies(services().store, workspace, collection)
+    return jsonify({"policy": _policy_json(stored[0] if stored else None)})
+
+
+@bp.put("/api/v1/traces/policy")
+def traces_policy_set() -> Response:
+    """Store the collection's retention policy, ``{"older_than": "90d", "keep": N}``, or clear it,
+    ``{"clear": true}``; what a scheduled prune (``tgneo serve --prune-every``) applies."""
+    body = json_body()
+    workspace, collection = _body_scope(body)
+    clear = body.get("clear", False)
+    if not isinstance(clear, bool):
+        raise BadRequest("clear: true or false")
+    policy = _policy(body)
+    if clear == (policy is not None):
+        raise BadRequest("give older_than, keep or both to store a policy, or clear: true to remove it")
+    store = services().store
+    set_policy(store, workspace, collection, policy, who=_operator())
+    stored = stored_policies(store, workspace, collection)
+    return jsonify({"policy": _policy_json(stored[0] if stored else None)})
 
 
 @bp.get("/api/v1/traces/<path:uri>")

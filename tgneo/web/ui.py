@@ -1,4 +1,5 @@
-"""The trace viewer: ``GET /ui/trace/{uri}`` (a stored trace as a layered DAG) and ``GET /ui/`` (ask, watch it grow).
+"""The trace viewer: ``GET /ui/trace/{uri}`` (a stored trace as a layered DAG, whether it is stale or held),
+``GET /ui/diff?a=&b=`` (two answers side by side) and ``GET /ui/`` (ask, watch it grow).
 
 The pages hold no data: their JavaScript reads it the way any client does — the trace API
 (``/api/v1/traces/{uri}``, JSON for the graph and N-Triples for a node's triples) and the question
@@ -40,6 +41,12 @@ def page_config() -> dict[str, Any]:
 def live() -> str:
     """Ask a question and watch each step of its trace appear as its explain message arrives."""
     return render_template("ui/live.html", config=page_config())
+
+
+@bp.get("/ui/diff")
+def trace_diff() -> str:
+    """Two answers side by side (``?a=URI&b=URI``, ``&b_collection=`` for B in another collection)."""
+    return render_template("ui/diff.html", config=page_config())
 
 
 @bp.get("/ui/trace/<path:uri>")
