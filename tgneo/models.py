@@ -335,6 +335,7 @@ def _build() -> dict[Label, type[TgNode]]:
     for label, doc in (
         (Label.IMPORT, "The journal of an import still being written or undone (``store.imports``)."),
         (Label.IMPORT_UNDO, "What an unfinished import changed on an older node (``store.imports``)."),
+        (Label.RETENTION_POLICY, "A collection's stored retention policy (``store.retention``)."),
     ):
         classes[label] = _make(label.value, (TgNode,), _node_namespace(label, doc))
     return classes

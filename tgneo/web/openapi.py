@@ -335,6 +335,7 @@ def _pages() -> dict[str, Any]:
                                      *_SCOPE, _param("trace", schema=uri), _param("document", schema=uri)),
         "/ui/": _page("The live trace viewer: ask and watch each step arrive", "text/html"),
         "/ui/trace/{uri}": _page("A stored trace as a layered DAG", "text/html", _param("uri", "path", uri)),
+        "/ui/diff": _page("Two answers side by side (?a=URI&b=URI)", "text/html"),
         "/ui/static/{filename}": _page("The viewer's scripts, styles and vendored libraries", "text/plain",
                                        _param("filename", "path", {"type": "string", "minLength": 1})),
     }  # fmt: skip
