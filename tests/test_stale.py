@@ -27,6 +27,8 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store
 from tgneo.store.documents import remove_document
+from tgneo.store.health import half_written, residue, sweep_residue
+from tgneo.store.queries import Q
 from tgneo.store.rdfio import export_quads
 from tgneo.store.retention import Policy, prune
 from tgneo.store.traces import get_trace, list_traces
@@ -224,3 +226,83 @@ def test_the_api_lists_stale_traces_and_returns_why_within_the_tokens_workspace(
     other = requests.get(f"{served.base}/api/v1/traces", params={"collection": collection, "stale": "true"},
                          headers=served.a.headers, timeout=60)  # fmt: skip
     assert other.status_code == 200 and other.json()["traces"] == []
+
+
+RETRACTED = """
+MATCH (st:Statement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) = 0
+RETURN st.id AS id, EXISTS { (st)<--() } AS referenced ORDER BY id
+"""
+ASSERTED = """
+MATCH (st:Statement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) > 0
+RETURN count(st) AS n
+"""
+
+
+def test_pruning_the_last_trace_that_quoted_removed_evidence_deletes_that_evidence_and_nothing_else(
+    store: Store,
+) -> None:
+    workspace = f"test-ws-residue-{uuid.uuid4().hex[:8]}"
+    collection = loaded(store, workspace)
+    first, second = ask(store, collection, 0, workspace=workspace), ask(store, collection, 0, workspace=workspace)
+    document = sorted(documents_used(get_trace(store, workspace, collection, first)))[0]
+    assert remove_document(store, workspace, collection, document).retracted > 0
+    kept = query(store, RETRACTED, w=workspace, c=collection)
+    assert kept and all(r["referenced"] for r in kept)  # retracted, but quoted by the two traces
+    asserted = query(store, ASSERTED, w=workspace, c=collection)[0]["n"]
+
+    # the older trace goes; the newer one still quotes the same edges, so they stay
+    assert prune(store, workspace, collection, Policy(max_traces=1), who="test").traces == 1
+    assert query(store, RETRACTED, w=workspace, c=collection) == kept
+    assert residue(store, workspace) == [] and half_written(store, workspace) == []
+    assert get_trace(store, workspace, collection, second)["stale"]
+
+    report = prune(store, workspace, collection, Policy(max_traces=0), who="test")
+    assert report.traces == 1 and report.swept >= len(kept)
+    assert query(store, RETRACTED, w=workspace, c=collection) == []
+    assert residue(store, workspace) == [] and half_written(store, workspace) == []
+    assert query(store, ASSERTED, w=workspace, c=collection)[0]["n"] == asserted  # the graph itself untouched
+
+
+def unswept(store: Store) -> tuple[str, str]:
+    """A new workspace whose one trace quoted a removed document's edges and was then deleted as tgneo
+    did before prunes swept (its slices only), leaving that evidence behind as garbage."""
+    workspace = f"test-ws-residue-{uuid.uuid4().hex[:8]}"
+    collection = loaded(store, workspace)
+    uri = ask(store, collection, 0, workspace=workspace)
+    trace = get_trace(store, workspace, collection, uri)
+    remove_document(store, workspace, collection, sorted(documents_used(trace))[0])
+    scope = {"workspace": workspace, "collection": collection}
+    members = [r["uri"] for r in store.read(Q.prune_members, **scope, uri=uri)]
+    store.write(Q.prune_slice, **scope, uri=uri, uris=members, final=True)
+    return workspace, collection
+
+
+def test_traces_check_names_the_garbage_an_unswept_prune_left_and_sweep_deletes_it(
+    neo4j_server: Neo4jServer, store: Store, tmp_path: Path
+) -> None:
+    workspace, collection = unswept(store)
+    asserted = query(store, ASSERTED, w=workspace, c=collection)[0]["n"]
+    left = residue(store, workspace)
+    assert {r.kind for r in left} == {"statement", "resource"} and {r.collection for r in left} == {collection}
+
+    env = {**neo4j_server.env(), "TGNEO_AUDIT_LOG": str(tmp_path / "audit.jsonl")}
+    found = tgneo(None, "traces", "check", "--workspace", workspace, env=env, ok=False)
+    assert found.returncode == 1 and f"{len(left)} garbage node(s)" in found.stderr
+    assert {line.split()[-1] for line in found.stdout.splitlines() if line.startswith("garbage")} == {
+        r.key for r in left
+    }
+    swept = tgneo(None, "traces", "check", "--workspace", workspace, "--sweep", env=env)
+    assert "healthy" in swept.stderr and residue(store, workspace) == []
+    assert query(store, RETRACTED, w=workspace, c=collection) == []
+    assert query(store, ASSERTED, w=workspace, c=collection)[0]["n"] == asserted
+    [record] = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert record["action"] == "sweep" and record["swept"] >= len(left) and record["workspace"] == workspace
+
+
+def test_traces_check_skips_a_collection_whose_import_is_unfinished(store: Store) -> None:
+    workspace, collection = unswept(store)
+    assert residue(store, workspace)
+    journal = "CREATE (:Import {workspace: $w, collection: $c, id: 'unfinished', state: 'running'})"
+    query(store, journal, w=workspace, c=collection)
+    assert residue(store, workspace) == []
+    assert sweep_residue(store, workspace, who="test") == 0

@@ -1,4 +1,4 @@
-"""``tgneo traces list|prune|hold|release`` and ``tgneo trace show|diff``: find traces, expire them, look at one."""
+"""``tgneo traces list|prune|policy|hold|release|check`` and ``tgneo trace show|diff``: find, expire, check, look."""
 
 from __future__ import annotations
 
@@ -124,7 +124,8 @@ def traces_prune(workspace: str, collection: str, older_than: str | None, keep: 
             report = prune(store, workspace, collection, policy, who=_operator(),
                            progress=lambda done, total: bar.update(task, completed=done, total=total))  # fmt: skip
     kept = f"; {len(report.held)} held since the prune began, kept" if report.held else ""
-    say(f"deleted {report.traces} trace(s), {report.nodes} node(s), {policy.describe()}{kept}")
+    swept = f" (and {report.swept} retracted statement(s) or resource(s) only they kept)" if report.swept else ""
+    say(f"deleted {report.traces} trace(s), {report.nodes} node(s){swept}, {policy.describe()}{kept}")
 
 
 @traces.command("policy")
@@ -198,6 +199,48 @@ def _hold_command(on: bool) -> click.Command:
 
 traces_hold = _hold_command(True)
 traces_release = _hold_command(False)
+
+
+@traces.command("check")
+@workspace_option
+@click.option("--sweep", is_flag=True, help="Delete the garbage found (never a half-written step: that is reported).")
+@fails_cleanly
+def traces_check(workspace: str, sweep: bool) -> None:
+    """Check a workspace's health: half-written steps, and garbage nothing keeps alive.
+
+    \b
+    Half-written: a step with no trace, a selection without its statement or chunk (a crash cannot
+    leave these, since every step is one transaction; if one shows, report it). Garbage: a statement
+    retracted from the graph that no trace quotes any more, a forgotten chunk or removed document
+    no trace names. Pruning sweeps what the traces it deletes kept; a prune cut off halfway, or a
+    store pruned by an older tgneo, leaves some. Exits 1 while anything is found, so a cron job
+    can alert on it. A collection with an unfinished import is skipped.
+      tgneo traces check
+      tgneo traces check --sweep
+    """
+    from tgneo.cli.common import progress_bar
+    from tgneo.store import Store
+    from tgneo.store.health import half_written, residue, sweep_residue
+
+    with Store.from_settings() as store:
+        problems = half_written(store, workspace)
+        if sweep:
+            with progress_bar() as bar:
+                task = bar.add_task("sweeping garbage", total=None)
+                swept = sweep_residue(store, workspace, who=_operator(),
+                                      progress=lambda n: bar.update(task, completed=n))  # fmt: skip
+            say(f"deleted {swept} statement(s) and resource(s) nothing kept alive")
+        left = residue(store, workspace)
+    for p in problems:
+        out.print(f"half-written  {p.problem}  {p.uri}", markup=False, highlight=False)
+    for r in left:
+        out.print(f"garbage  {r.collection}  {r.kind}  {r.key}", markup=False, highlight=False)
+    if problems or left:
+        advice = "; tgneo traces check --sweep deletes the garbage" if left else ""
+        say(f"[yellow]workspace {workspace!r}: {len(problems)} half-written node(s), {len(left)} garbage "
+            f"node(s){advice}[/]")  # fmt: skip
+        raise click.exceptions.Exit(1)
+    say(f"workspace {workspace!r} is healthy: nothing half-written, no garbage")
 
 
 @click.group()

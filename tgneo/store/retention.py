@@ -7,7 +7,11 @@ transaction over a dense node), deepest steps first so that what is left of an i
 still a trace the next prune finds. It deletes a trace's steps, its edge and chunk selections,
 thoughts, answer sentences and the librarian texts only they point at — never a knowledge-graph
 statement or resource, and never source provenance (documents, pages, chunks, subgraphs), which other
-traces and the graph itself still use.
+traces and the graph itself still use. What only the deleted trace kept alive goes with it, in a last
+transaction (:func:`sweep`): when a document was replaced or removed, the statements and chunks its
+traces had selected stayed as their quoted evidence (``forget_document.cypher``); once the last such
+trace is pruned they are garbage, and left alone they would pile up for months.
+:mod:`tgneo.store.health` finds and sweeps any such residue a prune cut off before its sweep left.
 
 A legal hold (:func:`hold`) marks a trace root ``tg_hold``; the candidates query skips held roots, and
 every slice locks the root and checks the hold again before deleting, so a hold that lands while a
@@ -106,11 +110,13 @@ class Candidate:
 
 @dataclass(frozen=True)
 class PruneReport:
-    """What a prune did: traces and nodes deleted, traces found held on the way (kept)."""
+    """What a prune did: traces and nodes deleted, traces found held on the way (kept), and the
+    statements and resources only the deleted traces kept alive (``swept``, deleted too)."""
 
     traces: int
     nodes: int
     held: list[str]
+    swept: int = 0
 
 
 def candidates(
@@ -138,39 +144,78 @@ def prune(
 ) -> PruneReport:
     """Delete every trace ``policy`` names (see the module docstring); ``progress(done, total)`` per trace."""
     found = candidates(store, workspace, collection, policy)
-    deleted = nodes = 0
+    deleted = nodes = swept = 0
     held: list[str] = []
     for done, candidate in enumerate(found, start=1):
-        removed = delete_trace(store, workspace, collection, candidate.uri, slice_size=slice_size)
-        if removed is None:
+        result = delete_trace(store, workspace, collection, candidate.uri, slice_size=slice_size)
+        if result is None:
             held.append(candidate.uri)
         else:
-            deleted, nodes = deleted + 1, nodes + removed
+            deleted, nodes, swept = deleted + 1, nodes + result.nodes, swept + result.swept
         if progress:
             progress(done, len(found))
     audit.record("prune", who=who, workspace=workspace, collection=collection, policy=policy.describe(),
-                 traces=deleted, nodes=nodes, held=held)  # fmt: skip
-    return PruneReport(deleted, nodes, held)
+                 traces=deleted, nodes=nodes, swept=swept, held=held)  # fmt: skip
+    return PruneReport(deleted, nodes, held, swept)
 
 
-def delete_trace(store: Store, workspace: str, collection: str, uri: str, *, slice_size: int = SLICE) -> int | None:
-    """Delete one trace, deepest first, ``slice_size`` nodes a transaction.
+@dataclass(frozen=True)
+class Deleted:
+    """One trace's deletion: its own nodes, and what only it kept alive (swept after it)."""
+
+    nodes: int
+    swept: int
+
+
+def delete_trace(store: Store, workspace: str, collection: str, uri: str, *, slice_size: int = SLICE) -> Deleted | None:
+    """Delete one trace, deepest first, ``slice_size`` nodes a transaction, then :func:`sweep` its evidence.
 
     Returns:
-        The nodes deleted, or ``None`` when the trace is held (then nothing more is deleted).
+        What was deleted, or ``None`` when the trace is held (then nothing more is deleted).
     """
-    members = [r["uri"] for r in store.read(Q.prune_members, workspace=workspace, collection=collection, uri=uri)]
+    scope = {"workspace": workspace, "collection": collection}
+    evidence = store.read(Q.prune_evidence, **scope, uri=uri)
+    members = [r["uri"] for r in store.read(Q.prune_members, **scope, uri=uri)]
     slices = [members[i : i + slice_size] for i in range(0, len(members), slice_size)] or [[]]
     deleted = 0
     for index, part in enumerate(slices):
         final = index == len(slices) - 1
-        rows = store.write(Q.prune_slice, workspace=workspace, collection=collection, uri=uri, uris=part, final=final)
+        rows = store.write(Q.prune_slice, **scope, uri=uri, uris=part, final=final)
         if not rows:
-            return deleted  # the root is gone already (another prune finished it)
+            return Deleted(deleted, 0)  # the root is gone already (another prune finished it and its sweep)
         if rows[0]["held"]:
             return None
         deleted += int(rows[0]["deleted"])
-    return deleted
+    found = evidence[0] if evidence else {"statements": [], "resources": []}
+    return Deleted(deleted, sweep(store, workspace, collection, found["statements"], found["resources"],
+                                  slice_size=slice_size))  # fmt: skip
+
+
+def sweep(
+    store: Store,
+    workspace: str,
+    collection: str,
+    statements: list[str],
+    resources: list[str],
+    *,
+    slice_size: int = SLICE,
+) -> int:
+    """Delete, among these statements (ids) and resources (uris), what nothing keeps alive any more.
+
+    ``cypher/sweep_residue.cypher`` re-checks each one in its own transaction, so a key that is still
+    asserted or referenced (by the graph, a source or another trace) is left alone: passing too many
+    keys is safe, passing too few only leaves garbage for :func:`tgneo.store.health.residue` to find.
+
+    Returns:
+        Statements and resources deleted.
+    """
+    scope = {"workspace": workspace, "collection": collection}
+    swept = 0
+    for i in range(0, max(len(statements), len(resources)), slice_size):
+        rows = store.write(Q.sweep_residue, **scope, statements=statements[i : i + slice_size],
+                           resources=resources[i : i + slice_size])  # fmt: skip
+        swept += int(rows[0]["statements"]) + int(rows[0]["resources"])
+    return swept
 
 
 @dataclass(frozen=True)
