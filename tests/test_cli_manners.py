@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import click
 import requests
 from click.testing import CliRunner
 
@@ -77,3 +78,23 @@ def test_access_logs_go_to_stderr_and_stdout_stays_clean(neo4j_server: Neo4jServ
     logged = [json.loads(line) for line in err.read_text().splitlines() if line.startswith("{")]
     assert any(r["path"] == "/api/v1/traces" for r in logged)
     assert "/api/v1/traces" not in out.read_text()
+
+
+def _scoped_commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    """Every command taking --workspace or --collection, with which of the two it takes."""
+    found = []
+    for name, command in group.commands.items():
+        found += [((*path, name), p.name) for p in command.params if p.name in ("workspace", "collection")]
+        if isinstance(command, click.Group):
+            found += _scoped_commands(command, (*path, name))
+    return found
+
+
+def test_every_command_refuses_a_blank_or_overlong_workspace_or_collection_before_doing_anything() -> None:
+    scoped = _scoped_commands(cli)
+    assert len({path for path, _ in scoped}) >= 15  # the walk found the CLI (19 today), not nothing
+    for path, option in scoped:
+        for bad, reason in (("", "must be a non-empty string"), ("x" * 201, "at most 200 are accepted")):
+            result = CliRunner().invoke(cli, [*path, f"--{option}", bad])
+            assert result.exit_code == 2, (path, option, result.output)
+            assert f"Invalid value for '--{option}'" in result.output and reason in result.output, result.output

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 import requests
 
 from tests.clirun import tgneo
@@ -19,6 +21,7 @@ from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tests.serving import Served
 from tgneo.engines import DocRag, GraphRag, Request
+from tgneo.errors import BadRequest
 from tgneo.explain.events import SessionEnd
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
@@ -306,3 +309,25 @@ def test_traces_check_skips_a_collection_whose_import_is_unfinished(store: Store
     query(store, journal, w=workspace, c=collection)
     assert residue(store, workspace) == []
     assert sweep_residue(store, workspace, who="test") == 0
+
+
+def test_the_health_checks_refuse_a_blank_workspace_or_collection_by_name(store: Store) -> None:
+    for call, named in (
+        (lambda: residue(store, ""), "workspace"),
+        (lambda: residue(store, W, " "), "collection"),
+        (lambda: half_written(store, ""), "workspace"),
+        (lambda: sweep_residue(store, "", who="test"), "workspace"),
+    ):
+        with pytest.raises(BadRequest, match=f"^{named}: must be a non-empty string"):
+            call()
+
+
+def test_concurrent_sweeps_delete_the_garbage_once_and_count_each_node_once(store: Store) -> None:
+    workspace, _ = unswept(store)
+    nodes = "MATCH (n {workspace: $w}) RETURN count(n) AS n"
+    before = query(store, nodes, w=workspace)[0]["n"]
+    assert residue(store, workspace)
+    with ThreadPoolExecutor(8) as pool:
+        swept = list(pool.map(lambda _: sweep_residue(store, workspace, who="test"), range(8)))
+    assert residue(store, workspace) == [] and half_written(store, workspace) == []
+    assert sum(swept) == before - query(store, nodes, w=workspace)[0]["n"] > 0

@@ -28,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from tgneo.config import default_home
 from tgneo.errors import TgneoError
-from tgneo.scope import DEFAULT_SCOPE
+from tgneo.scope import DEFAULT_SCOPE, check_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 _UNWRAPPED = 1_000_000
@@ -110,12 +110,24 @@ def configure_logging(verbose: bool) -> None:
         root.addHandler(handler)
 
 
+def _scope_name(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A --workspace or --collection value, refused as a usage error by the rule every road shares."""
+    if value is None:
+        return None
+    try:
+        return check_name(value, f"--{parameter.name}")
+    except TgneoError as e:
+        raise click.BadParameter(str(e).split(": ", 1)[-1], context, parameter) from e
+
+
 workspace_option = click.option(
-    "--workspace", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_WORKSPACE", help="Workspace (isolation key)."
-)
+    "--workspace", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_WORKSPACE", callback=_scope_name,
+    help="Workspace (isolation key).",
+)  # fmt: skip
 collection_option = click.option(
-    "--collection", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_COLLECTION", help="Collection."
-)
+    "--collection", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_COLLECTION", callback=_scope_name,
+    help="Collection.",
+)  # fmt: skip
 
 
 def scope(workspace: str, collection: str) -> str:

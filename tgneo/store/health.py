@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tgneo.scope import check_name
 from tgneo.store import audit
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -35,6 +36,8 @@ class Problem:
 
 def half_written(store: Store, workspace: str | None = None) -> list[Problem]:
     """Everything that looks half-written in ``workspace`` (every workspace when ``None``); empty when healthy."""
+    if workspace is not None:
+        check_name(workspace, "workspace")
     return [Problem(r["uri"], r["problem"]) for r in store.read(Q.half_written, workspace=workspace)]
 
 
@@ -53,6 +56,9 @@ def residue(store: Store, workspace: str, collection: str | None = None, *, limi
     A collection with an unfinished import is skipped (its batches may hold a statement unreferenced
     for a moment); run the check again once ``tgneo import`` has finished or been recovered.
     """
+    check_name(workspace, "workspace")
+    if collection is not None:
+        check_name(collection, "collection")
     rows = store.read(Q.residue, workspace=workspace, collection=collection, limit=limit)
     return [Residue(r["collection"], r["kind"], r["key"]) for r in rows]
 

@@ -174,8 +174,8 @@ def delete_trace(store: Store, workspace: str, collection: str, uri: str, *, sli
         What was deleted, or ``None`` when the trace is held (then nothing more is deleted).
     """
     scope = {"workspace": workspace, "collection": collection}
-    evidence = store.read(Q.prune_evidence, **scope, uri=uri)
     members = [r["uri"] for r in store.read(Q.prune_members, **scope, uri=uri)]
+    evidence = store.read(Q.prune_evidence, **scope, uri=uri, uris=members)
     slices = [members[i : i + slice_size] for i in range(0, len(members), slice_size)] or [[]]
     deleted = 0
     for index, part in enumerate(slices):
@@ -186,7 +186,7 @@ def delete_trace(store: Store, workspace: str, collection: str, uri: str, *, sli
         if rows[0]["held"]:
             return None
         deleted += int(rows[0]["deleted"])
-    found = evidence[0] if evidence else {"statements": [], "resources": []}
+    found = evidence[0]  # one row, aggregated: empty lists when the trace points at nothing outside itself
     return Deleted(deleted, sweep(store, workspace, collection, found["statements"], found["resources"],
                                   slice_size=slice_size))  # fmt: skip
 
@@ -210,6 +210,7 @@ def sweep(
         Statements and resources deleted.
     """
     scope = {"workspace": workspace, "collection": collection}
+    statements, resources = sorted(set(statements)), sorted(set(resources))  # one lock order for every sweep
     swept = 0
     for i in range(0, max(len(statements), len(resources)), slice_size):
         rows = store.write(Q.sweep_residue, **scope, statements=statements[i : i + slice_size],
