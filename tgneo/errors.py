@@ -124,6 +124,19 @@ class ImportAborted(StoreError):
     status = 409
 
 
+class NeedsMigration(StoreError):
+    """The database holds tgneo's previous graph model (or a migration that did not finish): nothing but
+    ``tgneo db migrate`` reads or writes it until it is migrated."""
+
+    status = 503
+
+
+class SchemaConflict(StoreError):
+    """Neo4j did not create one of tgneo's indexes: an equivalent index exists under another name."""
+
+    status = 409
+
+
 class EmptyImport(BadRequest):
     """A file to import holds no triples: nothing to do, and probably not the file that was meant."""
 

@@ -1,23 +1,28 @@
-"""Quads ⇄ Neo4j rows, driven by the mapping table (pure: no driver here).
+"""Quads ⇄ Neo4j rows, driven by the mapping table and the native rule (pure: no driver here).
 
-``compile_quads`` turns RDF quads into the rows one batched Cypher statement writes; ``decompile``
-turns stored rows back into quads in a chosen profile. The recorder, the importer, the exporter
-and the streams all go through these two functions, so a step written live and the same step
+``compile_quads`` turns RDF quads into the rows one batched Cypher statement writes; the
+:class:`Decompiler` turns stored rows back into quads in a chosen profile. The recorder, the importer,
+the loader, the exporter and the streams all go through these, so a step written live and the same step
 imported from a file become the same nodes, and export gives back the same quads.
 
-The rules (DESIGN §3):
+The rules (DESIGN §3, README "The graph model"):
 
-* Every IRI (and blank node) is one ``:Resource {uri}`` per workspace + collection.
-* A subject with triples in ``urn:graph:retrieval`` or ``urn:graph:source`` is an *entity*: its
-  ``rdf:type``s become labels (plus ``:Explain`` or ``:Source``), mapped literal predicates become
-  native properties, mapped IRI predicates become relationships, and ``tg:edge``/``tg:contains``
-  point at ``:Statement`` nodes.
-* Every other triple — the knowledge graph in the default graph, and anything the table does not
-  cover — is an asserted ``:Statement`` (``asserted_in`` lists its graphs). A quoted triple is the
-  same ``:Statement`` node, asserted or not: one node per (s, p, o).
+* Every IRI (and blank node) is one ``:Tgneo:TgResource {uri}`` per workspace + collection.
+* **The knowledge graph** (the default graph) is native (:mod:`tgneo.native`): a triple whose object is an
+  IRI or blank node is a typed relationship between the two nodes (``iri`` and ``id`` on it); one whose
+  object is a literal is a property value of its subject (``rdfs:label`` is ``name``).
+* A subject with triples in ``urn:graph:retrieval`` or ``urn:graph:source`` is a *provenance entity*: its
+  ``rdf:type``s become labels (plus ``:TgExplain`` or ``:TgSource``), mapped literal predicates become
+  native properties, mapped IRI predicates become relationships, and ``tg:edge``/``tg:contains`` point at
+  ``:TgStatement`` nodes, whose relationship carries the annotations the mapping allows on it
+  (``<< sg tg:contains << s p o >> >> tg:sourceText "…"``).
+* A **reified edge** (``:TgStatement``, one per (s, p, o), ``id`` its stable hash) stands wherever
+  provenance quotes an edge, and wherever the native form cannot hold a triple exactly: a quoted-triple
+  subject or object, a named graph other than the default and provenance graphs, a provenance triple the
+  table does not cover, a literal whose value does not fit the values its key already holds. Its
+  ``asserted_in`` lists the graphs it is asserted in *as a statement* (the native form asserts the rest).
 * A literal becomes a native value only when rendering that value gives back the same text;
-  otherwise the text is kept as a string, and anything else (a language tag, an unexpected datatype)
-  stays a generic statement. That is what makes import → export exact.
+  otherwise the text is kept (with a tag), so import → export is exact.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from tgneo.kinds import SessionKind
 from tgneo.mapping import (
     CLASS_BY_IRI,
     CLASS_BY_LABEL,
+    LINK_PROPERTIES,
+    LINK_PROPERTY,
     PROP_BY_IRI,
     PROP_BY_NAME,
     PROV_PROFILE_ONLY_LABELS,
@@ -45,9 +52,10 @@ from tgneo.mapping import (
     REL_BY_TYPE,
     PropMap,
 )
+from tgneo.native import Namespaces, fact_keys, literal_of, sidecar, stored_literal, stored_values, value_kind
 from tgneo.rdf.ntriples import canonical_term, edge_id, edge_id_of
 from tgneo.rdf.profiles import agent_iri, session_iri
-from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
 
@@ -135,6 +143,10 @@ entities), which the import folds away again (``rdf.profiles``)."""
 
 
 # ------------------------------------------------------------------------------------------ compile
+def _sorted(rows: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
+    return sorted(rows, key=lambda r: tuple(r[k] for k in keys))
+
+
 @dataclass
 class WriteBatch:
     """The rows one ``record_batch`` statement writes. Every list is a ``$parameter``.
@@ -142,6 +154,10 @@ class WriteBatch:
     :meth:`params` hands every list over sorted by the node it locks, so that concurrent writers
     that share statement or resource nodes (sixteen Focus steps selecting the same edges) take
     their locks in one global order instead of deadlocking each other.
+
+    ``literal_terms`` is not sent: it keeps each literal row's predicate and terms, so that a value the
+    stored key cannot hold (the query reports it as a *misfit*) becomes a reified edge in the same
+    transaction (:meth:`misfits`).
     """
 
     resources: list[dict[str, Any]] = field(default_factory=list)
@@ -151,13 +167,18 @@ class WriteBatch:
     parts: list[dict[str, Any]] = field(default_factory=list)
     statement_links: list[dict[str, Any]] = field(default_factory=list)
     contents: list[dict[str, Any]] = field(default_factory=list)
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    literals: list[dict[str, Any]] = field(default_factory=list)
+    prefixes: list[dict[str, Any]] = field(default_factory=list)
+    literal_terms: dict[tuple[str, str], tuple[URIRef | BNode, URIRef, list[Literal]]] = field(default_factory=dict)
 
     def params(self) -> dict[str, list[dict[str, Any]]]:
         return {
-            "resources": sorted(self.resources, key=lambda r: r["uri"]),
-            "entities": sorted(self.entities, key=lambda e: e["uri"]),
+            "prefixes": _sorted(self.prefixes, "prefix"),
+            "resources": _sorted(self.resources, "uri"),
+            "entities": _sorted(self.entities, "uri"),
             "links": sorted(self.links, key=lambda link: (link["to"], link["from"], link["type"])),
-            "statements": sorted(self.statements, key=lambda st: st["id"]),
+            "statements": _sorted(self.statements, "id"),
             # a new statement links its own resources; only nested statements need a separate pass
             "parts": sorted(
                 (p for p in self.parts if p["nested"] is not None),
@@ -166,18 +187,34 @@ class WriteBatch:
             "statement_links": sorted(
                 self.statement_links, key=lambda link: (link["statement"], link["from"], link["type"])
             ),
-            "contents": sorted(self.contents, key=lambda c: c["uri"]),
+            "contents": _sorted(self.contents, "uri"),
+            "facts": _sorted(self.facts, "s", "type", "o"),
+            "literals": _sorted(self.literals, "s", "key"),
         }
 
     def size(self) -> int:
         return sum(len(v) for v in self.params().values())
 
+    def misfits(self, rows: Iterable[Sequence[Any]]) -> WriteBatch:
+        """The reified edges for the literal values a write reported as not fitting their key
+        (``[subject, key, [value indexes]]``), asserted in the default graph."""
+        compiler = _Compiler()
+        for subject, key, indexes in rows:
+            s, p, values = self.literal_terms[(subject, key)]
+            for i in indexes:
+                compiler.statement(s, p, values[i], asserted_in=DEFAULT_GRAPH)
+        return compiler.batch
+
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, namespaces: Namespaces | None = None) -> None:
         self.batch = WriteBatch()
+        self.names = namespaces or Namespaces()
         self._resources: dict[str, str] = {}
         self._statements: dict[str, dict[str, Any]] = {}
+        self._facts: set[str] = set()
+        self._literals: dict[tuple[str, str], dict[str, Any]] = {}
+        self._links: dict[tuple[str, str, str], dict[str, Any]] = {}
 
     def resource(self, term: URIRef | BNode) -> str:
         kind, key = term_key(term)
@@ -193,9 +230,13 @@ class _Compiler:
         if row is None:
             row = {"id": sid, "props": {"p": str(p)}, "asserted": []}
             self._statements[sid] = row
-            for role, prefix, term in (("SUBJECT", "s", s), ("PREDICATE", "p", p), ("OBJECT", "o", o)):
+            for role, prefix, term in (("SUBJECT", "s", s), ("OBJECT", "o", o)):
                 if isinstance(term, Literal):
+                    # the literal as its subject's property would hold it, so Cypher can tell whether the
+                    # knowledge graph asserts it (store.kg, forget_document) without hashing anything
+                    value, tag = stored_literal(term)
                     row["props"].update(zip(_LITERAL_PROPS, literal_columns(term), strict=True))
+                    row["props"].update({"key": self.names.property_key(str(p)), "o_value": value, "o_tag": tag})
                     continue
                 if isinstance(term, QuotedTriple):
                     ref = self.statement(term.s, term.p, term.o)
@@ -203,13 +244,44 @@ class _Compiler:
                     self.batch.parts.append({"statement": sid, "role": role, "nested": ref, "uri": None})
                     continue
                 key = self.resource(term)
-                if prefix != "p":
-                    row["props"].update({prefix: key, f"{prefix}_kind": term_key(term)[0]})
+                row["props"].update({prefix: key, f"{prefix}_kind": term_key(term)[0]})
                 self.batch.parts.append({"statement": sid, "role": role, "nested": None, "uri": key})
             self.batch.statements.append(row)
         if asserted_in is not None and asserted_in not in row["asserted"]:
             row["asserted"].append(asserted_in)
         return sid
+
+    def fact(self, s: URIRef | BNode, p: URIRef, o: URIRef | BNode, sid: str | None = None) -> None:
+        """A default-graph triple with an IRI or blank-node object: a typed relationship (``sid``: its
+        :func:`edge_id`, when the caller spelled its terms already)."""
+        sid = sid or edge_id(s, p, o)
+        if sid in self._facts:
+            return
+        self._facts.add(sid)
+        self.batch.facts.append({"s": self.resource(s), "o": self.resource(o),
+                                 "type": self.names.relationship_type(str(p)), "iri": str(p), "id": sid})  # fmt: skip
+
+    def literal(self, s: URIRef | BNode, p: URIRef, o: Literal) -> None:
+        """A default-graph triple with a literal object: a value of its subject's property. Values of one key
+        share one Neo4j type; one that does not fit the first stays a reified edge."""
+        subject = self.resource(s)
+        key = self.names.property_key(str(p))
+        value, tag = stored_literal(o)
+        row = self._literals.get((subject, key))
+        if row is None:
+            row = {"s": subject, "key": key, "values": [], "tags": []}
+            self._literals[(subject, key)] = row
+            self.batch.literals.append(row)
+            self.batch.literal_terms[(subject, key)] = (s, p, [])
+        if row["values"] and value_kind(value) != value_kind(row["values"][0]):
+            self.statement(s, p, o, asserted_in=DEFAULT_GRAPH)
+            return
+        if any(value_kind(v) == value_kind(value) and v == value and t == tag
+               for v, t in zip(row["values"], row["tags"], strict=True)):  # fmt: skip
+            return
+        row["values"].append(value)
+        row["tags"].append(tag)
+        self.batch.literal_terms[(subject, key)][2].append(o)
 
     def entity(self, subject: URIRef | BNode, graph: str, quads: Sequence[Quad]) -> None:
         uri = self.resource(subject)
@@ -239,7 +311,9 @@ class _Compiler:
             if rel is not None:
                 if rel.target == "statement" and isinstance(q.o, QuotedTriple):
                     sid = self.statement(q.o.s, q.o.p, q.o.o)
-                    self.batch.statement_links.append({"from": uri, "type": rel.rel.value, "statement": sid})
+                    link = {"from": uri, "type": rel.rel.value, "statement": sid, "props": {}}
+                    self._links[(uri, rel.rel.value, sid)] = link
+                    self.batch.statement_links.append(link)
                     continue
                 if rel.target == "resource" and isinstance(q.o, URIRef | BNode):
                     to = self.resource(q.o)
@@ -248,40 +322,67 @@ class _Compiler:
             self.statement(q.s, q.p, q.o, asserted_in=q.g)
         self.batch.entities.append({"uri": uri, "graph": graph, "labels": labels, "props": props})
 
+    def annotate(self, quad: Quad) -> None:
+        """An annotation of a mapped relationship in this batch (``<< sg tg:contains << … >> >> tg:sourceText
+        "…"``) becomes its property; anything else about a quoted triple is a statement about a statement."""
+        base = quad.s
+        if isinstance(base, QuotedTriple) and isinstance(base.s, URIRef | BNode) and isinstance(base.o, QuotedTriple):
+            rel = REL_BY_IRI.get(base.p)
+            row = LINK_PROPERTY.get((rel.rel, quad.p)) if rel is not None else None
+            link = self._links.get((term_key(base.s)[1], rel.rel.value, edge_id(base.o.s, base.o.p, base.o.o))) \
+                if rel is not None and row is not None else None  # fmt: skip
+            value = _literal_for_property(quad.o, row) if row is not None else None
+            if link is not None and row is not None and value is not None and row.prop not in link["props"]:
+                link["props"][row.prop] = value
+                return
+        self.statement(quad.s, quad.p, quad.o, asserted_in=quad.g)
+
 
 _LITERAL_PROPS = ("o", "o_kind", "o_datatype", "o_lang")
 
 
 def literal_columns(term: Literal) -> tuple[str, str, str | None, str | None]:
-    """What a ``:Statement`` keeps of a literal object: ``o``, ``o_kind``, ``o_datatype``, ``o_lang``."""
+    """What a ``:TgStatement`` keeps of a literal object: ``o``, ``o_kind``, ``o_datatype``, ``o_lang``."""
     return str(term), "literal", str(term.datatype) if term.datatype is not None else None, term.language
 
 
-class PlainRows:
-    """An import's fast path: plain knowledge-graph triples compiled straight into the flat rows of
-    ``cypher/import_statements.cypher``.
+def is_annotation(quad: Quad) -> bool:
+    """Whether ``quad`` may annotate a mapped relationship (see :meth:`_Compiler.annotate`)."""
+    s = quad.s
+    return (
+        quad.g in PROVENANCE_GRAPHS
+        and isinstance(s, QuotedTriple)
+        and isinstance(s.o, QuotedTriple)
+        and s.p in REL_BY_IRI
+        and (REL_BY_IRI[s.p].rel, quad.p) in LINK_PROPERTY
+    )
 
-    A triple is *plain* when :meth:`accepts` says so: it is not in a provenance graph, its subject is
-    an IRI or a blank node, its object an IRI, a blank node or a literal. Such a triple is exactly one
-    asserted ``:Statement`` (what :func:`compile_quads` makes of it, property for property), so it
-    needs none of the entity machinery, and a file of a million of them is written as rows of lists
-    with each resource named once per batch. Statements refer to their resources by position in the
-    batch's sorted resource list, which the Cypher collects in the same order.
+
+class NativeRows:
+    """An import's fast path: plain knowledge-graph triples compiled straight into the flat rows of
+    ``cypher/import_native.cypher``.
+
+    A triple is *plain* when :meth:`accepts` says so: it is in the default graph, its subject is an IRI or a
+    blank node, its object an IRI, a blank node or a literal. Such a triple is exactly one relationship or
+    one property value (what :func:`compile_quads` makes of it), so it needs none of the entity or statement
+    machinery, and a file of a million of them is written as rows of lists with each resource named once
+    per batch: facts and literals refer to their nodes by position in the batch's sorted resource list,
+    which the Cypher collects in the same order.
     """
 
     _SPELLED = 65_536
 
-    def __init__(self) -> None:
+    def __init__(self, namespaces: Namespaces | None = None) -> None:
         self.quads = 0
-        self._resources: dict[str, str] = {}
-        self._statements: dict[str, list[Any]] = {}
+        self.names = namespaces or Namespaces()
+        self._compiler = _Compiler(self.names)
         self._spelled: dict[URIRef | BNode, str] = {}
 
     @staticmethod
     def accepts(quad: Quad) -> bool:
         """Whether ``quad`` is a plain knowledge-graph triple (see the class docstring)."""
         return (
-            quad.g not in PROVENANCE_GRAPHS
+            quad.g == DEFAULT_GRAPH
             and isinstance(quad.s, URIRef | BNode)
             and isinstance(quad.p, URIRef)
             and isinstance(quad.o, URIRef | BNode | Literal)
@@ -289,25 +390,13 @@ class PlainRows:
         )
 
     def add(self, quad: Quad) -> None:
-        """Add a quad :meth:`accepts`; the same triple in another graph adds that graph to its row."""
+        """Add a quad :meth:`accepts`."""
         s, p, o = quad.s, quad.p, quad.o
-        o_text = self._spell(o, "o") if not isinstance(o, Literal) else canonical_term(o, "o")
-        sid = edge_id_of(self._spell(s, "s"), self._spell(p, "p"), o_text)
-        row = self._statements.get(sid)
-        if row is None:
-            s_kind, s_key = term_key(s)
-            predicate = str(p)
-            self._resources.setdefault(s_key, s_kind)
-            self._resources.setdefault(predicate, "iri")
-            if isinstance(o, Literal):
-                row = [sid, s_key, s_kind, predicate, *literal_columns(o), []]
-            else:
-                o_kind, o_key = term_key(o)
-                self._resources.setdefault(o_key, o_kind)
-                row = [sid, s_key, s_kind, predicate, o_key, o_kind, None, None, []]
-            self._statements[sid] = row
-        if quad.g not in row[8]:
-            row[8].append(quad.g)
+        if isinstance(o, Literal):
+            self._compiler.literal(s, p, o)  # type: ignore[arg-type]
+        else:
+            sid = edge_id_of(self._spell(s, "s"), self._spell(p, "p"), self._spell(o, "o"))
+            self._compiler.fact(s, p, o, sid)  # type: ignore[arg-type]
         self.quads += 1
 
     def _spell(self, term: Subject | Object, position: str) -> str:
@@ -318,66 +407,101 @@ class PlainRows:
             spelled = self._spelled[term] = canonical_term(term, position)  # type: ignore[index]
         return spelled
 
+    @property
+    def batch(self) -> WriteBatch:
+        """What the rows hold, as a batch (its reified statements, when some literals did not fit together)."""
+        return self._compiler.batch
+
     def params(self) -> dict[str, list[list[Any]]]:
-        """``$resources`` sorted by uri and ``$statements`` sorted by id (one lock order for every writer)."""
-        uris = sorted(self._resources)
+        """``$resources`` sorted by uri, facts and literals by the position of their subject (one lock order)."""
+        batch = self._compiler.batch
+        uris = sorted(self._compiler._resources)
         at = {uri: i for i, uri in enumerate(uris)}
-        rows = []
-        for sid in sorted(self._statements):
-            r = self._statements[sid]
-            obj = at[r[4]] if r[5] != "literal" else -1
-            rows.append([*r[:8], at[r[1]], at[r[3]], obj, r[8]])
-        return {"resources": [[uri, self._resources[uri]] for uri in uris], "statements": rows}
+        return {
+            "resources": [[uri, self._compiler._resources[uri]] for uri in uris],
+            "facts": sorted([at[f["s"]], at[f["o"]], f["type"], f["iri"], f["id"]] for f in batch.facts),
+            "literals": sorted([at[r["s"]], r["key"], r["values"], r["tags"]] for r in batch.literals),
+            "prefixes": sorted([prefix, ns] for prefix, ns in self.names.used.items()),
+        }
+
+    def misfits(self, rows: Iterable[Sequence[Any]]) -> WriteBatch:
+        """The reified edges for literal values that did not fit their key (see :meth:`WriteBatch.misfits`),
+        rows naming their subject by position."""
+        uris = sorted(self._compiler._resources)
+        return self._compiler.batch.misfits([uris[i], key, indexes] for i, key, indexes in rows)
+
+    def freeze(self) -> NativeRows:
+        """These rows as they are now, for a writer thread, while this object goes on with the next batch."""
+        frozen = NativeRows.__new__(NativeRows)
+        frozen.quads, frozen._compiler, frozen._spelled = self.quads, self._compiler, {}
+        frozen.names = Namespaces(prefixes=self.names.prefixes, used=dict(self.names.used))
+        return frozen
 
     def clear(self) -> None:
-        """Start the next batch (the spelling cache is kept: the same IRIs come again)."""
+        """Start the next batch (the spelling cache and the namespace table are kept: the same IRIs come again)."""
         self.quads = 0
-        self._resources = {}
-        self._statements = {}
+        self.names.used.clear()
+        self._compiler = _Compiler(self.names)
 
 
-def compile_quads(quads: Iterable[Quad], contents: Mapping[str, str] | None = None) -> WriteBatch:
+def compile_quads(
+    quads: Iterable[Quad], contents: Mapping[str, str] | None = None, namespaces: Namespaces | None = None
+) -> WriteBatch:
     """Compile quads (and librarian texts by document URI) into the rows of one write.
 
     Raises:
         MappingError: a term that cannot be stored (an empty IRI, a literal in subject position).
     """
-    compiler = _Compiler()
+    compiler = _Compiler(namespaces)
     by_subject: dict[tuple[Subject, str], list[Quad]] = defaultdict(list)
     entity_graph: dict[Subject, str] = {}
+    annotations: list[Quad] = []
     for quad in quads:
         if not isinstance(quad.p, URIRef) or not str(quad.p):
             raise MappingError(f"predicate {quad.p!r} is not an IRI")
-        if isinstance(quad.s, URIRef | BNode) and quad.g in PROVENANCE_GRAPHS:
-            graph = entity_graph.setdefault(quad.s, quad.g)
+        s, o = quad.s, quad.o
+        if isinstance(s, URIRef | BNode) and quad.g in PROVENANCE_GRAPHS:
+            graph = entity_graph.setdefault(s, quad.g)
             if graph == quad.g:
-                by_subject[(quad.s, quad.g)].append(quad)
+                by_subject[(s, quad.g)].append(quad)
                 continue
-        if not isinstance(quad.s, URIRef | BNode | QuotedTriple):
-            raise MappingError(f"subject {quad.s!r} must be an IRI, a blank node or a quoted triple")
-        compiler.statement(quad.s, quad.p, quad.o, asserted_in=quad.g)
+        if not isinstance(s, URIRef | BNode | QuotedTriple):
+            raise MappingError(f"subject {s!r} must be an IRI, a blank node or a quoted triple")
+        if is_annotation(quad):
+            annotations.append(quad)
+        elif quad.g == DEFAULT_GRAPH and isinstance(s, URIRef | BNode) and isinstance(o, URIRef | BNode):
+            compiler.fact(s, quad.p, o)
+        elif quad.g == DEFAULT_GRAPH and isinstance(s, URIRef | BNode) and isinstance(o, Literal):
+            compiler.literal(s, quad.p, o)
+        else:
+            compiler.statement(s, quad.p, o, asserted_in=quad.g)
     for (subject, graph), subject_quads in by_subject.items():
         compiler.entity(subject, graph, subject_quads)  # type: ignore[arg-type]
+    for quad in annotations:
+        compiler.annotate(quad)
     for uri, text in (contents or {}).items():
         key = compiler.resource(URIRef(uri))
         compiler.batch.contents.append({"uri": key, "text": text, "contentType": "text/plain"})
+    compiler.batch.prefixes = [{"prefix": p, "namespace": ns} for p, ns in compiler.names.used.items()]
     _check_names(compiler.batch)
     return compiler.batch
 
 
 def _check_names(batch: WriteBatch) -> None:
-    """Labels and relationship types reach Cypher as parameters; they may only come from the vocabulary."""
+    """Labels and relationship types reach Cypher as parameters; they may only come from the vocabulary
+    (or, for a fact, from the native rule, which never yields one of the vocabulary's types)."""
     labels = {label for e in batch.entities for label in e["labels"]}
     types = {link["type"] for link in batch.links} | {link["type"] for link in batch.statement_links}
     unknown = (labels - {m.value for m in Label}) | (types - {m.value for m in Rel})
-    if unknown:
-        raise MappingError(f"names outside the vocabulary: {sorted(unknown)}")
+    clash = {f["type"] for f in batch.facts} & {m.value for m in Rel}
+    if unknown or clash:
+        raise MappingError(f"names outside the vocabulary: {sorted(unknown | clash)}")
 
 
 # ------------------------------------------------------------------------------------------ decompile
 @dataclass(frozen=True)
 class StoredStatement:
-    """A ``:Statement`` node as read back (terms resolved by the reader)."""
+    """A ``:TgStatement`` node as read back (terms resolved by the reader)."""
 
     id: str
     s: str
@@ -392,7 +516,7 @@ class StoredStatement:
 
 @dataclass(frozen=True)
 class StoredEntity:
-    """An entity node as read back: labels, properties and outgoing mapped relationships."""
+    """A provenance entity node as read back: labels, properties and outgoing mapped relationships."""
 
     uri: str
     kind: str
@@ -400,7 +524,26 @@ class StoredEntity:
     labels: tuple[str, ...]
     props: Mapping[str, Any]
     links: tuple[tuple[str, str, str], ...] = ()  # (type, target kind, target uri)
-    statement_links: tuple[tuple[str, str], ...] = ()  # (type, statement id)
+    statement_links: tuple[tuple[str, str, Mapping[str, Any]], ...] = ()  # (type, statement id, annotations)
+
+
+@dataclass(frozen=True)
+class StoredFacts:
+    """A knowledge-graph node's native facts as read back: its fact properties and its outgoing facts."""
+
+    uri: str
+    kind: str
+    props: Mapping[str, Any]
+    rels: tuple[tuple[str, str, str], ...] = ()  # (predicate IRI, object kind, object uri)
+
+    def literals(self, names: Namespaces) -> Iterator[tuple[URIRef, Literal]]:
+        """``(predicate, literal)`` of every fact property (``name`` is ``rdfs:label``)."""
+        for key in fact_keys(self.props):
+            predicate = names.predicate_of_key(key)
+            if predicate is None:
+                raise MappingError(f"property {key!r} of <{self.uri}> names a prefix this collection does not hold")
+            for value, tag in stored_values(self.props[key], self.props.get(sidecar(key))):
+                yield URIRef(predicate), literal_of(value, tag)
 
 
 class _Terms:
@@ -441,14 +584,17 @@ class Decompiler:
 
     Each row brings the statements it refers to (a selected edge and the quoted triples nested in
     it), so nothing needs the whole collection in memory. The ``prov`` profile adds the session
-    activity of each Question and types agents ``prov:SoftwareAgent`` (``rdf.profiles``); the only
-    state kept is which of the few session agents were already described.
+    activity of each Question and types agents ``prov:SoftwareAgent`` (``rdf.profiles``), and writes the
+    annotations of relationships (a contained fact's evidence sentence) as RDF-star annotations; the only
+    state kept is which of the few session agents were already described. Knowledge-graph facts are the
+    same in both profiles; their property keys are read back with the collection's ``namespaces``.
     """
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, namespaces: Namespaces | None = None) -> None:
         if profile not in PROFILES:
             raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
         self.profile = profile
+        self.names = namespaces or Namespaces()
         self._agents: set[URIRef] = set()
 
     def entity(self, e: StoredEntity, statements: Mapping[str, StoredStatement]) -> Iterator[Quad]:
@@ -482,10 +628,17 @@ class Decompiler:
             rel = REL_BY_TYPE.get(Rel(rel_type))
             if rel is not None and not (self.profile == "trustgraph" and rel.rel in PROV_PROFILE_ONLY_RELS):
                 yield Quad(s, rel.iri, node_term(kind, target), g)
-        for rel_type, sid in e.statement_links:
+        for rel_type, sid, notes in e.statement_links:
             rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is not None:
-                yield Quad(s, rel.iri, terms.quoted(sid), g)
+            if rel is None:
+                continue
+            quoted = terms.quoted(sid)
+            yield Quad(s, rel.iri, quoted, g)
+            if self.profile == "prov":
+                for row in LINK_PROPERTIES.get(rel.rel, ()):
+                    if notes.get(row.prop) is not None:
+                        literal = _property_literal(notes[row.prop], row, self.profile)
+                        yield Quad(QuotedTriple(s, rel.iri, quoted), row.iri, literal, g)
         if session:
             yield from self._session(s, labels, g)
 
@@ -506,6 +659,14 @@ class Decompiler:
         for g in st.asserted_in:
             yield Quad(terms.node(st.s_kind, st.s), URIRef(st.p), terms.obj(st), g)
 
+    def facts(self, node: StoredFacts) -> Iterator[Quad]:
+        """The default-graph quads of one knowledge-graph node: its outgoing facts, then its literal facts."""
+        s = node_term(node.kind, node.uri)
+        for predicate, kind, target in node.rels:
+            yield Quad(s, URIRef(predicate), node_term(kind, target), DEFAULT_GRAPH)
+        for predicate, literal in node.literals(self.names):
+            yield Quad(s, predicate, literal, DEFAULT_GRAPH)
+
 
 def _needs_session(labels: set[str], props: Mapping[str, Any]) -> bool:
     """A Question, or any entity with a start time that is not an Activity: the prov profile gives it one."""
@@ -518,15 +679,19 @@ def decompile(
     entities: Iterable[StoredEntity],
     statements: Iterable[StoredStatement],
     profile: Profile,
+    facts: Iterable[StoredFacts] = (),
+    namespaces: Namespaces | None = None,
 ) -> list[Quad]:
-    """Quads for stored entities and statements, in ``profile`` (``trustgraph`` or ``prov``)."""
-    decompiler = Decompiler(profile)
+    """Quads for stored entities, statements and knowledge-graph nodes, in ``profile``."""
+    decompiler = Decompiler(profile, namespaces)
     by_id = {st.id: st for st in statements}
     out: list[Quad] = []
     for e in entities:
         out.extend(decompiler.entity(e, by_id))
     for st in by_id.values():
         out.extend(decompiler.statement(st, by_id))
+    for node in facts:
+        out.extend(decompiler.facts(node))
     return out
 
 

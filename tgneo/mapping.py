@@ -8,11 +8,14 @@ that every ``.cypher`` file uses only known labels and relationship types.
 * ``ClassMap``: ``?x rdf:type <class>`` ↔ a node label.
 * ``PropMap``: a literal-valued predicate ↔ a node property holding a native value (``integer``,
   ``float``, ``datetime`` or ``string``); ``multi`` ones are lists.
-* ``RelMap``: an IRI-valued predicate ↔ a relationship to the object's ``:Resource`` node, or, when
-  the object is a quoted triple (``tg:edge``, ``tg:contains``), to its ``:Statement`` node.
+* ``RelMap``: an IRI-valued predicate ↔ a relationship to the object's ``:TgResource`` node, or, when
+  the object is a quoted triple (``tg:edge``, ``tg:contains``), to its ``:TgStatement`` node.
+* ``LINK_PROPERTIES``: the annotations such a relationship carries as its own properties (the evidence
+  sentence of a fact a subgraph contains: ``<< sg tg:contains << s p o >> >> tg:sourceText "…"``).
 
-A triple the table does not cover is stored as a generic asserted ``:Statement``, so that
-import → export is lossless for any RDF.
+The knowledge graph (the default graph) is not in this table: its facts are typed relationships and
+properties named by :mod:`tgneo.native`. A provenance triple the table does not cover is stored as a
+generic asserted ``:TgStatement``, so that import → export is lossless for any RDF.
 """
 
 from __future__ import annotations
@@ -168,6 +171,21 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(PROV.wasInvalidatedBy, Rel.WAS_INVALIDATED_BY, "invalidated_by"),
 )
 
+LINK_PROPERTIES: dict[Rel, tuple[PropMap, ...]] = {
+    Rel.CONTAINS: (
+        PropMap(TG.sourceText, "sourceText"),
+        PropMap(TG.sourceCharOffset, "sourceCharOffset", "integer"),
+        PropMap(TG.sourceCharLength, "sourceCharLength", "integer"),
+    ),
+}
+"""Annotations stored on a mapped relationship: a subgraph contains a fact *because of* a sentence of its
+chunk, so the sentence (and its span in the chunk's text) belongs to the containment, not to the subgraph.
+Exported by the ``prov`` profile as RDF-star annotations of the ``tg:contains`` triple; TrustGraph's
+profile has no word for them."""
+LINK_PROPERTY: dict[tuple[Rel, URIRef], PropMap] = {
+    (rel, row.iri): row for rel, rows in LINK_PROPERTIES.items() for row in rows
+}
+
 PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE})
 """Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
 PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY})
@@ -175,6 +193,9 @@ PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY})
 
 STRUCTURAL_LABELS = frozenset(
     {
+        Label.BASE,
+        Label.PREFIX,
+        Label.STORE,
         Label.RESOURCE,
         Label.STATEMENT,
         Label.EXPLAIN,
@@ -186,8 +207,8 @@ STRUCTURAL_LABELS = frozenset(
     }
 )
 """Labels that carry the graph model itself rather than an ``rdf:type``; never exported as classes."""
-STATEMENT_RELS = frozenset({Rel.SUBJECT, Rel.PREDICATE, Rel.OBJECT})
-"""Relationships of the reified-statement structure."""
+STATEMENT_RELS = frozenset({Rel.SUBJECT, Rel.OBJECT})
+"""Relationships of the reified-edge structure (the statement node → its subject's and object's nodes)."""
 
 MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     # the step types, each a session kind's own class
@@ -202,7 +223,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     # PROV's classes, then the graph model's structural labels
     Label.PROV_ACTIVITY, Label.PROV_AGENT, Label.PROV_ENTITY,
     Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO,
-    Label.RETENTION_POLICY,
+    Label.RETENTION_POLICY, Label.PREFIX, Label.STORE, Label.BASE,
 )  # fmt: skip
 """Every label, most specific first: the one order that names a node's type (a ``:Synthesis:Answer``
 is a Synthesis, an ``:Observation:Error`` an Observation) in the trace reader and the neomodel

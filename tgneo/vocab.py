@@ -167,36 +167,53 @@ class TGNEO(DefinedNamespace):
 
 
 class Label(StrEnum):
-    """Every Neo4j node label tgneo writes or reads. Cypher files may use only these."""
+    """Every Neo4j node label tgneo writes or reads. Cypher files may use only these.
+
+    tgneo shares databases with other tools (neo4j-graphrag, LLM Graph Builder, LangChain, n10s,
+    rdflib-neo4j), so every label of its own structure and of its source provenance starts with
+    ``Tg`` and every node it writes carries :attr:`BASE`; none of its nodes carries ``Document``,
+    ``Chunk``, ``Resource``, ``__Entity__``, ``Session`` or ``Message``, the labels those tools query.
+    The query-time step types keep TrustGraph's class names (``Question``, ``Focus``, …): they are
+    what a trace is, and no index or constraint of tgneo's is on them.
+    """
 
     # structural
-    RESOURCE = "Resource"
-    """Any IRI (or blank node) of any graph; explainability and source entities are Resources too."""
-    STATEMENT = "Statement"
-    """A reified triple: one per (s, p, o) per workspace + collection, shared by every reference."""
-    EXPLAIN = "Explain"
+    BASE = "Tgneo"
+    """On every node tgneo writes: what is tgneo's in a shared database."""
+    RESOURCE = "TgResource"
+    """One IRI (or blank node) of a workspace and collection: a knowledge-graph entity (its facts as
+    typed relationships and properties), a provenance entity (with :attr:`EXPLAIN` or :attr:`SOURCE`),
+    or both."""
+    STATEMENT = "TgStatement"
+    """A reified edge ``<< s p o >>``: where provenance quotes an edge (a selected edge, a subgraph's
+    extracted fact, a statement about a statement) or where the native form cannot hold a triple exactly."""
+    EXPLAIN = "TgExplain"
     """Mixin on every query-time entity (graph ``urn:graph:retrieval``)."""
-    SOURCE = "Source"
+    SOURCE = "TgSource"
     """Mixin on every extraction-time entity (graph ``urn:graph:source``)."""
-    CONTENT = "Content"
-    """A librarian document: answer, thought or observation text referenced by ``tg:document``."""
-    IMPORT = "Import"
+    CONTENT = "TgContent"
+    """A librarian document: answer, thought, observation, page or chunk text referenced by URI."""
+    IMPORT = "TgImport"
     """The journal of one ``tgneo import``: its id, file digest, state (running, committed, rolled_back)."""
-    IMPORT_UNDO = "ImportUndo"
+    IMPORT_UNDO = "TgImportUndo"
     """What an unfinished import changed on a node it did not create, so that a rollback can restore it."""
-    RETENTION_POLICY = "RetentionPolicy"
+    RETENTION_POLICY = "TgRetentionPolicy"
     """A collection's stored retention policy (max age, max traces): what ``traces prune`` and the server apply."""
+    PREFIX = "TgPrefix"
+    """One row of a collection's namespace table: the prefix a relationship type or key names a namespace by."""
+    STORE = "TgStore"
+    """The one node that records which graph model the database holds (``tgneo db migrate`` moves it on)."""
     # PROV classes
     PROV_ENTITY = "ProvEntity"
     PROV_ACTIVITY = "ProvActivity"
     PROV_AGENT = "ProvAgent"
-    # extraction time
-    DOCUMENT = "Document"
-    PAGE = "Page"
-    SECTION = "Section"
-    CHUNK = "Chunk"
-    IMAGE = "Image"
-    SUBGRAPH = "Subgraph"
+    # extraction time: TrustGraph's classes under tgneo's prefix (other tools query Document and Chunk)
+    DOCUMENT = "TgDocument"
+    PAGE = "TgPage"
+    SECTION = "TgSection"
+    CHUNK = "TgChunk"
+    IMAGE = "TgImage"
+    SUBGRAPH = "TgSubgraph"
     # query time
     QUESTION = "Question"
     GRAPH_RAG_QUESTION = "GraphRagQuestion"
@@ -228,11 +245,14 @@ class Label(StrEnum):
 
 
 class Rel(StrEnum):
-    """Every Neo4j relationship type tgneo writes or reads. Cypher files may use only these."""
+    """Every Neo4j relationship type of tgneo's own structure. Cypher files may use only these.
 
-    # reified statements
+    A knowledge-graph fact ``s p o`` is a relationship too, typed by its predicate through the rule in
+    :mod:`tgneo.native`; that rule never gives one of these names, so a fact never reads as structure.
+    """
+
+    # reified edges: the statement node → the nodes of its subject and object
     SUBJECT = "SUBJECT"
-    PREDICATE = "PREDICATE"
     OBJECT = "OBJECT"
     # PROV
     WAS_DERIVED_FROM = "WAS_DERIVED_FROM"

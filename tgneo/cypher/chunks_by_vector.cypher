@@ -10,5 +10,5 @@ UNWIND (CASE WHEN size(hits) = 0 THEN [null] ELSE hits[..$limit] END) AS hit
 WITH fetched, hit, hit.node AS node
 RETURN fetched, collect(CASE WHEN hit IS NOT NULL THEN {
   uri: node.uri, text: node.text, score: hit.score, model: node.embeddedWith,
-  document: COLLECT { MATCH (node)-[:WAS_DERIVED_FROM]->{1,3}(d:Document) RETURN d.uri LIMIT 1 }[0]
+  document: COLLECT { MATCH (node)-[:WAS_DERIVED_FROM]->{1,3}(d:TgDocument) RETURN d.uri LIMIT 1 }[0]
 } END) AS matches

@@ -1,13 +1,13 @@
 // Purpose: roll back, one slice at a time: up to $limit Resource nodes an import created are deleted, unless another import still needs them (its claim hands the node to a running import, or makes it permanent for a committed one). Each node is locked before its claims are read, so a claim being written concurrently is waited for.
 // Params: $workspace, $collection, $import_id, $limit
 // Returns: done INTEGER (nodes handled; 0 means none is left)
-MATCH (n:Resource {workspace: $workspace, collection: $collection, tg_import: $import_id})
+MATCH (n:TgResource {workspace: $workspace, collection: $collection, tg_import: $import_id})
 WITH n LIMIT $limit
 SET n.tg_import = $import_id
 WITH n
 CALL (n) {
-  OPTIONAL MATCH (c:ImportUndo {workspace: $workspace, collection: $collection, undo_key: 'claim:r:' + n.uri})
-  OPTIONAL MATCH (j:Import {workspace: $workspace, collection: $collection, id: c.undo_import})
+  OPTIONAL MATCH (c:TgImportUndo {workspace: $workspace, collection: $collection, undo_key: 'claim:r:' + n.uri})
+  OPTIONAL MATCH (j:TgImport {workspace: $workspace, collection: $collection, id: c.undo_import})
   WITH c, j, j.state IN ['running', 'committed'] AS live
   ORDER BY live DESC, j.state, j.id
   LIMIT 1

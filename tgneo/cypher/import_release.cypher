@@ -2,33 +2,33 @@
 // Params: $workspace, $collection, $import_id, $limit
 // Returns: done INTEGER (how many nodes and records this slice handled; 0 means the import is released)
 CALL () {
-  MATCH (n:Resource {workspace: $workspace, collection: $collection, tg_import: $import_id})
+  MATCH (n:TgResource {workspace: $workspace, collection: $collection, tg_import: $import_id})
   WITH n LIMIT $limit
   REMOVE n.tg_import
   RETURN count(n) AS resources
 }
 CALL () {
-  MATCH (n:Statement {workspace: $workspace, collection: $collection, tg_import: $import_id})
+  MATCH (n:TgStatement {workspace: $workspace, collection: $collection, tg_import: $import_id})
   WITH n LIMIT $limit
   REMOVE n.tg_import
   RETURN count(n) AS statements
 }
 CALL () {
-  MATCH (u:ImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id})
+  MATCH (u:TgImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id})
   WITH u LIMIT $limit
   CALL (u) {
     WITH u WHERE u.undo_kind = 'claim' AND u.undo_target = 'resource'
-    MATCH (n:Resource {workspace: $workspace, collection: $collection, uri: u.undo_ref})
+    MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: u.undo_ref})
     REMOVE n.tg_import
   }
   CALL (u) {
     WITH u WHERE u.undo_kind = 'claim' AND u.undo_target = 'statement'
-    MATCH (n:Statement {workspace: $workspace, collection: $collection, id: u.undo_ref})
+    MATCH (n:TgStatement {workspace: $workspace, collection: $collection, id: u.undo_ref})
     REMOVE n.tg_import
   }
   CALL (u) {
     WITH u WHERE u.undo_kind = 'entity'
-    MATCH (n:Resource {workspace: $workspace, collection: $collection, uri: u.undo_ref})-[r]->()
+    MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: u.undo_ref})-[r]->()
     WHERE r.tg_import = $import_id
     REMOVE r.tg_import
   }

@@ -1,11 +1,7 @@
-// Purpose: the rdfs:label of each IRI given (knowledge-graph entities and predicates), as stored in the default graph; IRIs without one are left out.
-// Params: $workspace, $collection, $uris, $label_predicate
-// Returns: uri STRING, label STRING
+// Purpose: the name (rdfs:label in the default graph: the node's name property, a list when it has several) of each IRI given (knowledge-graph entities and predicates); IRIs without one are left out.
+// Params: $workspace, $collection, $uris
+// Returns: uri STRING, name ANY (a value or a list)
 UNWIND $uris AS uri
-CALL (uri) {
-  MATCH (l:Statement {workspace: $workspace, collection: $collection, s: uri, p: $label_predicate})
-  RETURN l.o AS label
-  ORDER BY label
-  LIMIT 1
-}
-RETURN uri, label
+MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: uri})
+WHERE n.name IS NOT NULL
+RETURN uri, n.name AS name

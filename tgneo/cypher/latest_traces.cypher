@@ -8,6 +8,6 @@ WITH q, a ORDER BY a.uri
 WITH q, collect(a)[0] AS answer
 RETURN q.uri AS question, [l IN labels(q) WHERE l ENDS WITH 'Question' AND l <> 'Question'] AS type,
        q.query AS query, q.startedAtTime AS startedAtTime,
-       [(answer)-[:DOCUMENT]->(c:Content) | c.text][0] AS answer
+       [(answer)-[:DOCUMENT]->(c:TgContent) | c.text][0] AS answer
 ORDER BY startedAtTime DESC, question
 LIMIT $limit

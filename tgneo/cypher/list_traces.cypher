@@ -12,5 +12,5 @@ WITH q
 ORDER BY q.startedAtTime DESC, q.uri ASC
 LIMIT $limit
 RETURN q.uri AS uri, labels(q) AS labels, q.query AS query, q.startedAtTime AS startedAtTime,
-       1 + COUNT { MATCH SHORTEST 1 (q)<-[:WAS_DERIVED_FROM]-+(s:Explain) RETURN s } AS steps,
+       1 + COUNT { MATCH SHORTEST 1 (q)<-[:WAS_DERIVED_FROM]-+(s:TgExplain) RETURN s } AS steps,
        q.tg_stale_at AS stale_at, q.tg_hold IS NOT NULL AS held

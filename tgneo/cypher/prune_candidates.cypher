@@ -12,4 +12,4 @@ WHERE q.tg_hold IS NULL
 WITH q ORDER BY q.startedAtTime ASC, q.uri ASC
 LIMIT $limit
 RETURN q.uri AS uri, q.startedAtTime AS startedAtTime,
-       1 + COUNT { MATCH SHORTEST 1 (q)<-[:WAS_DERIVED_FROM]-+(s:Explain) RETURN s } AS steps
+       1 + COUNT { MATCH SHORTEST 1 (q)<-[:WAS_DERIVED_FROM]-+(s:TgExplain) RETURN s } AS steps

@@ -2,8 +2,8 @@
 // Params: $workspace, $collection, $uri (the root), $uris (the other members)
 // Returns: statements LIST<STRING> (statement ids), resources LIST<STRING> (resource uris)
 UNWIND [$uri] + $uris AS member_uri
-MATCH (member:Resource {workspace: $workspace, collection: $collection, uri: member_uri})-->(target)
-WHERE NOT target:Explain AND NOT coalesce(target.uri, '') IN $uris
+MATCH (member:TgResource {workspace: $workspace, collection: $collection, uri: member_uri})-->(target)
+WHERE NOT target:TgExplain AND NOT coalesce(target.uri, '') IN $uris
 WITH DISTINCT target
-RETURN [t IN collect(target) WHERE t:Statement | t.id] AS statements,
-       [t IN collect(target) WHERE t:Resource | t.uri] AS resources
+RETURN [t IN collect(target) WHERE t:TgStatement | t.id] AS statements,
+       [t IN collect(target) WHERE t:TgResource | t.uri] AS resources

@@ -7,7 +7,7 @@ WITH root, root.tg_hold IS NOT NULL AS held
 CALL (root, held) {
   WITH root, held WHERE NOT held
   UNWIND $uris AS member_uri
-  MATCH (n:Resource {workspace: $workspace, collection: $collection, uri: member_uri})
+  MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: member_uri})
   WHERE n <> root
   DETACH DELETE n
   RETURN count(*) AS members

@@ -1,7 +1,7 @@
 // Purpose: store (or, with both limits null, delete) the retention policy of a workspace and collection; the one node per collection is kept unique by a constraint.
 // Params: $workspace, $collection, $max_age_seconds (INTEGER or null), $max_traces (INTEGER or null), $who
 // Returns: stored BOOLEAN (false when the policy was cleared)
-MERGE (p:RetentionPolicy {workspace: $workspace, collection: $collection})
+MERGE (p:Tgneo:TgRetentionPolicy {workspace: $workspace, collection: $collection})
 SET p.max_age_seconds = $max_age_seconds, p.max_traces = $max_traces, p.set_at = datetime(), p.set_by = $who
 WITH p
 CALL (p) {

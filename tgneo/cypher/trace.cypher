@@ -1,10 +1,10 @@
 // Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read). At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
-// Params: $workspace, $collection, $uri, $label_predicate, $max_steps
+// Params: $workspace, $collection, $uri, $max_steps
 // Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences)
-MATCH (root:Resource {workspace: $workspace, collection: $collection, uri: $uri})
-WHERE root:Explain
+MATCH (root:TgResource {workspace: $workspace, collection: $collection, uri: $uri})
+WHERE root:TgExplain
 CALL (root) {
-  MATCH p = SHORTEST 1 (root)<-[:WAS_DERIVED_FROM]-+(step:Explain)
+  MATCH p = SHORTEST 1 (root)<-[:WAS_DERIVED_FROM]-+(step:TgExplain)
   RETURN step, length(p) AS depth
   UNION
   RETURN root AS step, 0 AS depth
@@ -20,21 +20,21 @@ WITH root, total_steps, collect({
   props: properties(step),
   depth: depth,
   parents: [(step)-[:WAS_DERIVED_FROM]->(parent) | parent.uri],
-  edges: [(step)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(st:Statement) | {
+  edges: [(step)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(st:TgStatement) | {
     selection: sel.uri, concept: sel.concept, score: sel.score, reasoning: sel.reasoning,
     statement: {
       id: st.id, s: st.s, s_kind: st.s_kind, p: st.p, o: st.o, o_kind: st.o_kind,
       o_datatype: st.o_datatype, o_lang: st.o_lang,
-      s_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.s, p: $label_predicate})
-                         RETURN l.o ORDER BY l.o LIMIT 1 }[0],
-      p_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.p, p: $label_predicate})
-                         RETURN l.o ORDER BY l.o LIMIT 1 }[0],
-      o_label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: st.o, p: $label_predicate})
-                         WHERE st.o_kind = 'iri' RETURN l.o ORDER BY l.o LIMIT 1 }[0],
+      s_label: COLLECT { MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: st.s})
+                         WHERE n.name IS NOT NULL RETURN CASE WHEN valueType(n.name) STARTS WITH 'LIST' THEN toString(reduce(m = head(n.name), x IN n.name | CASE WHEN x < m THEN x ELSE m END)) ELSE toString(n.name) END }[0],
+      p_label: COLLECT { MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: st.p})
+                         WHERE n.name IS NOT NULL RETURN CASE WHEN valueType(n.name) STARTS WITH 'LIST' THEN toString(reduce(m = head(n.name), x IN n.name | CASE WHEN x < m THEN x ELSE m END)) ELSE toString(n.name) END }[0],
+      o_label: COLLECT { MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: st.o})
+                         WHERE st.o_kind = 'iri' AND n.name IS NOT NULL RETURN CASE WHEN valueType(n.name) STARTS WITH 'LIST' THEN toString(reduce(m = head(n.name), x IN n.name | CASE WHEN x < m THEN x ELSE m END)) ELSE toString(n.name) END }[0],
       sources: COLLECT {
-        MATCH (st)<-[:CONTAINS]-(sg:Subgraph)
-        OPTIONAL MATCH chain = (sg)-[:WAS_DERIVED_FROM]->{1,8}(doc:Document)
-        RETURN {subgraph: sg.uri,
+        MATCH (st)<-[contains:CONTAINS]-(sg:TgSubgraph)
+        OPTIONAL MATCH chain = (sg)-[:WAS_DERIVED_FROM]->{1,8}(doc:TgDocument)
+        RETURN {subgraph: sg.uri, evidence: coalesce(contains.sourceText, sg.sourceText),
                 chain: [n IN coalesce(nodes(chain), [sg]) | {uri: n.uri, labels: labels(n), props: properties(n)}]}
         ORDER BY sg.uri
       }
@@ -43,31 +43,33 @@ WITH root, total_steps, collect({
   chunks: [(step)-[:SELECTED_CHUNK]->(sel:ChunkSelection) | {
     selection: sel.uri, score: sel.score,
     chunk: [(sel)-[:DOCUMENT]->(c) | {uri: c.uri, text: c.text,
-            chain: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,8}(d:Document) RETURN DISTINCT d.uri }}][0]
+            chain: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,8}(d:TgDocument) RETURN DISTINCT d.uri }}][0]
   }],
   selected_chunks: [(step)-[:SELECTED_CHUNK]->(c) WHERE NOT c:ChunkSelection | c.uri],
   entities: [(step)-[:ENTITY]->(e) | {uri: e.uri,
-             label: COLLECT { MATCH (l:Statement {workspace: $workspace, collection: $collection, s: e.uri, p: $label_predicate})
-                              RETURN l.o ORDER BY l.o LIMIT 1 }[0]}],
+             label: CASE WHEN e.name IS NULL THEN null
+                         WHEN valueType(e.name) STARTS WITH 'LIST'
+                         THEN toString(reduce(m = head(e.name), x IN e.name | CASE WHEN x < m THEN x ELSE m END))
+                         ELSE toString(e.name) END}],
   thoughts: [(step)-[:THOUGHT]->(t) | t.uri],
   sentences: [(step)-[:SENTENCE]->(a:AnswerSentence) | {
     uri: a.uri, index: a.sentenceIndex, text: a.value, support: a.support,
     evidence: [(a)-[:WAS_DERIVED_FROM]->(sel) | {
       selection: sel.uri,
       candidates: COLLECT {
-        MATCH (sel)-[:EDGE]->(:Statement)<-[:CONTAINS]-(sg:Subgraph)-[:WAS_DERIVED_FROM]->(c:Chunk)
-        RETURN {text: coalesce(sg.sourceText, c.text), chunk: c.uri,
-                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:Page OR part:Section
+        MATCH (sel)-[:EDGE]->(:TgStatement)<-[contains:CONTAINS]-(sg:TgSubgraph)-[:WAS_DERIVED_FROM]->(c:TgChunk)
+        RETURN {text: coalesce(contains.sourceText, sg.sourceText, c.text), chunk: c.uri,
+                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:TgPage OR part:TgSection
                                    RETURN part.label LIMIT 1 }[0],
-                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.uri LIMIT 1 }[0],
-                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.title LIMIT 1 }[0]}
+                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:TgDocument) RETURN d.uri LIMIT 1 }[0],
+                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:TgDocument) RETURN d.title LIMIT 1 }[0]}
       } + COLLECT {
-        MATCH (sel)-[:DOCUMENT]->(c:Chunk)
+        MATCH (sel)-[:DOCUMENT]->(c:TgChunk)
         RETURN {text: c.text, chunk: c.uri,
-                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:Page OR part:Section
+                section: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->(part) WHERE part:TgPage OR part:TgSection
                                    RETURN part.label LIMIT 1 }[0],
-                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.uri LIMIT 1 }[0],
-                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:Document) RETURN d.title LIMIT 1 }[0]}
+                document: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:TgDocument) RETURN d.uri LIMIT 1 }[0],
+                title: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,4}(d:TgDocument) RETURN d.title LIMIT 1 }[0]}
       }
     }]
   }],

@@ -3,7 +3,7 @@
 // Returns: uris LIST<STRING>, ids LIST<STRING>
 CALL () {
   WITH $graphs AS graphs WHERE size(graphs) > 0
-  MATCH (st:Statement {workspace: $workspace, collection: $collection})<-[r]-(n:Resource)
+  MATCH (st:TgStatement {workspace: $workspace, collection: $collection})<-[r]-(n:TgResource)
   WHERE st.id IN $ids AND ($rel IS NULL OR type(r) = $rel) AND n.graph IN graphs
   WITH DISTINCT n.uri AS uri
   ORDER BY uri
@@ -11,7 +11,7 @@ CALL () {
   RETURN collect(uri) AS uris
 }
 CALL () {
-  MATCH (st:Statement {workspace: $workspace, collection: $collection})<-[:OBJECT]-(outer:Statement)
+  MATCH (st:TgStatement {workspace: $workspace, collection: $collection})<-[:OBJECT]-(outer:TgStatement)
   WHERE st.id IN $ids AND size(coalesce(outer.asserted_in, [])) > 0
     AND ($predicate IS NULL OR outer.p = $predicate)
   WITH DISTINCT outer.id AS id

@@ -8,9 +8,10 @@ steps they do not open with a fixed type and label, so each writes its own :meth
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rdflib.term import URIRef
+from rdflib.term import Literal, URIRef
 
 from tgneo import uris
 from tgneo.errors import InvalidEntity
@@ -18,7 +19,7 @@ from tgneo.explain.entity import About, Entity, Quads, now_timestamp, valid_text
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.vocab import DC, GRAPH_SOURCE, PROV, TG
 
-__all__ = ["Activity", "DerivedEntity", "Document", "SoftwareAgent", "Subgraph"]
+__all__ = ["Activity", "DerivedEntity", "Document", "Evidence", "SoftwareAgent", "Subgraph"]
 
 
 @dataclass(frozen=True)
@@ -248,25 +249,34 @@ class DerivedEntity(Entity):
         return out.quads
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """Where in its chunk an extracted statement was read: the sentence (white space collapsed) and its span."""
+
+    text: str
+    offset: int
+    length: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class Subgraph(Entity):
-    """The statements extracted from one chunk, or from one sentence of it (``subgraph_provenance_triples``).
+    """The statements extracted from one chunk (``subgraph_provenance_triples``): one Subgraph per chunk, as
+    TrustGraph 2.11 makes them.
 
-    TrustGraph's builder makes one per extraction call; tgneo makes one per *evidence sentence*, so
-    every statement leads to the sentence that states it: ``tg:sourceText`` is the sentence and
-    ``tg:sourceCharOffset``/``tg:sourceCharLength`` its span in the chunk's text (TrustGraph defines
-    these three predicates; no builder of its own emits them). Without them the subgraph is the
-    whole chunk's, exactly TrustGraph's triples.
+    Each statement may carry its *evidence*, the sentence of the chunk that states it: ``tg:sourceText``
+    and its span ``tg:sourceCharOffset``/``tg:sourceCharLength`` (TrustGraph defines these three predicates;
+    no builder of its own emits them). They describe the containment, not the subgraph, so they are
+    RDF-star annotations of the ``tg:contains`` triple (``<< sg tg:contains << s p o >> >> tg:sourceText
+    "…"``), stored on the ``CONTAINS`` relationship; the ``trustgraph`` profile leaves them out, so it is
+    exactly TrustGraph's triples.
 
     Attributes:
         chunk: The chunk they were extracted from.
         activity: The extraction run (``prov:used`` the chunk).
         statements: The extracted statements, one ``tg:contains << s p o >>`` each, emitted first.
+        evidence: The evidence of some of the statements.
         llm_model: The extraction LLM (``tg:llmModel`` on the activity).
         ontology: The ontology IRI that guided extraction (``tg:ontology`` on the activity).
-        source_text: The evidence sentence (white space collapsed), when the subgraph is one sentence's.
-        source_char_offset: Where that sentence starts in the chunk's text.
-        source_char_length: How many characters of the chunk's text it spans.
     """
 
     kind = "subgraph"
@@ -276,22 +286,21 @@ class Subgraph(Entity):
     chunk: str
     activity: Activity
     statements: tuple[QuotedTriple, ...] = ()
+    evidence: Mapping[QuotedTriple, Evidence] = field(default_factory=dict)
     llm_model: str | None = None
     ontology: str | None = None
-    source_text: str | None = None
-    source_char_offset: int | None = None
-    source_char_length: int | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._iri("chunk")
         _activity(self, "activity")
         self._instances("statements", QuotedTriple)
+        for statement, where in self.evidence.items():
+            if statement not in self.statements or not isinstance(where, Evidence):
+                raise InvalidEntity(f"{self._what('evidence')}: evidence of a statement the subgraph does not contain")
+            valid_text(where.text, "Subgraph.evidence.text")
         self._optional_text("llm_model")
         self._optional_iri("ontology")
-        self._optional_text("source_text")
-        self._optional_count("source_char_offset")
-        self._optional_count("source_char_length")
 
     def triples(self) -> list[Quad]:
         out = Quads(self.graph)
@@ -301,15 +310,21 @@ class Subgraph(Entity):
         sg.a(PROV.Entity, TG.Subgraph)
         self._derived_from(sg)
         sg.link(PROV.wasGeneratedBy, self.activity.uri)
-        if self.source_text is not None:
-            sg.text(TG.sourceText, self.source_text)
-        if self.source_char_offset is not None:
-            sg.text(TG.sourceCharOffset, self.source_char_offset)
-        if self.source_char_length is not None:
-            sg.text(TG.sourceCharLength, self.source_char_length)
         act = self.activity._core(out, used=self.chunk)
         if self.llm_model is not None:
             act.text(TG.llmModel, self.llm_model)
         if self.ontology is not None:
             act.link(TG.ontology, self.ontology)
-        return out.quads
+        quads = out.quads
+        subject = URIRef(self.uri)
+        for statement in self.statements:
+            where = self.evidence.get(statement)
+            if where is None:
+                continue
+            contains = QuotedTriple(subject, TG.contains, statement)
+            quads += [
+                Quad(contains, TG.sourceText, Literal(where.text), self.graph),
+                Quad(contains, TG.sourceCharOffset, Literal(str(where.offset)), self.graph),
+                Quad(contains, TG.sourceCharLength, Literal(str(where.length)), self.graph),
+            ]
+        return quads

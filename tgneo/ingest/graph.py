@@ -12,13 +12,13 @@ exactly TrustGraph's builder triples::
                                                           (tg:llmModel)   its prov:Agent)
 
 Each statement of a chunk — every fact and the ``rdfs:label`` of every entity and relation it names
-— is asserted in the default graph and contained in a Subgraph of the chunk, one Subgraph per
-*evidence sentence* (``tg:sourceText`` and its span in the chunk, :mod:`tgneo.ingest.evidence`), so
-each one traces back to the very sentence it was read from; facts no sentence supports share one
-Subgraph of the whole chunk, as TrustGraph's extractor makes. (TrustGraph's extractor contains only the
-facts; tgneo contains the labels too, so that a name, like a fact, can be traced and is retracted with
-its document.) A chunk whose extraction found nothing gets no Subgraph. The text of every page, section
-and chunk goes to the librarian (``:Content``), so their URIs resolve as TrustGraph's do.
+— is asserted in the default graph and contained in the chunk's one Subgraph, as TrustGraph 2.11 makes
+them; each fact's containment carries its *evidence sentence* (``tg:sourceText`` and its span in the
+chunk, :mod:`tgneo.ingest.evidence`), so each one traces back to the very sentence it was read from.
+(TrustGraph's extractor contains only the facts; tgneo contains the labels too, so that a name, like a
+fact, can be traced and is retracted with its document.) A chunk whose extraction found nothing gets no
+Subgraph. The text of every page, section and chunk goes to the librarian (``:TgContent``), so their
+URIs resolve as TrustGraph's do.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
 
 from tgneo import uris
-from tgneo.explain.source import Activity, DerivedEntity, Document, Subgraph
+from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.ingest.evidence import locate
 from tgneo.ingest.facts import Fact, asserted, entity_iri, fact_statements, label_statements
 from tgneo.ingest.layout import Layout
@@ -119,17 +118,19 @@ def document_graph(
             if found is None or not found.facts:
                 continue
             extractor = _activity(chunk.id, EXTRACTOR, version, found.started)
-            for n, (unit, facts) in enumerate(_by_evidence(chunk.text, found.facts)):
-                contained = fact_statements(facts) + label_statements(facts)
-                where: dict[str, Any] = {}
-                if unit is not None:
-                    where = {"source_text": unit.text, "source_char_offset": unit.start,
-                             "source_char_length": unit.end - unit.start}  # fmt: skip
-                quads += Subgraph(
-                    uri=uris.subgraph_uri(chunk.id if unit is None else f"{chunk.id}-s{n}"), chunk=chunk.uri,
-                    activity=extractor, statements=tuple(contained), llm_model=found.model, **where,
-                ).triples()  # fmt: skip
-                statements += contained
+            contained: list[QuotedTriple] = []
+            evidence: dict[QuotedTriple, Evidence] = {}
+            for unit, facts in _by_evidence(chunk.text, found.facts):
+                for statement in fact_statements(facts):
+                    if unit is not None and statement not in evidence:
+                        evidence[statement] = Evidence(unit.text, unit.start, unit.end - unit.start)
+                contained += fact_statements(facts) + label_statements(facts)
+            contained = list(dict.fromkeys(contained))
+            quads += Subgraph(
+                uri=uris.subgraph_uri(chunk.id), chunk=chunk.uri, activity=extractor, statements=tuple(contained),
+                evidence=evidence, llm_model=found.model,
+            ).triples()  # fmt: skip
+            statements += contained
             _name_entities(found.facts, names)
     quads += asserted(statements)
     return DocumentGraph(

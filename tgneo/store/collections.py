@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgneo.errors import EmptyCollection
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_name, check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -47,7 +48,7 @@ def list_collections(store: Store, workspace: str) -> list[CollectionCounts]:
         CollectionCounts(
             r["collection"], r["documents"], r["chunks"], r["statements"], r["questions"], r["resources"]
         )  # fmt: skip
-        for r in store.read(Q.collection_counts, workspace=workspace)
+        for r in store.read(Q.collection_counts, workspace=workspace, reserved=STRUCTURE_KEYS)
     ]
 
 
@@ -82,11 +83,12 @@ def require_content(store: Store, workspace: str, collection: str) -> None:
 def drop_collection(
     store: Store, workspace: str, collection: str, progress: Callable[[int], None] | None = None
 ) -> int:
-    """Delete every node of ``workspace``/``collection``, :data:`DROP_BATCH` per transaction; return how many.
+    """Delete every node of ``workspace``/``collection``, :data:`DROP_BATCH` per transaction; return how many nodes.
 
-    Statements go first (a handful of relationships each), then resources — so no transaction holds a
-    dense entity's relationships and its statements at once — then import journals. Nothing of another
-    collection or workspace is touched: every query is keyed by both names.
+    Reified edges go first (a handful of relationships each), then the knowledge graph's facts, then
+    resources — so no transaction holds a dense entity's relationships at once — then import journals and
+    the namespace table. Nothing of another collection or workspace is touched: every query is keyed by
+    both names.
 
     Args:
         progress: called with the number of nodes each batch deleted.
@@ -94,13 +96,15 @@ def drop_collection(
     check_scope(workspace, collection)
     _holding.pop((id(store), workspace, collection), None)
     total = 0
-    for query in (Q.drop_collection_statements, Q.drop_collection_resources, Q.drop_collection_imports):
+    steps = (Q.drop_collection_statements, Q.drop_collection_facts, Q.drop_collection_resources,
+             Q.drop_collection_imports)  # fmt: skip
+    for query in steps:
         while True:
             deleted = int(
                 store.write(query, workspace=workspace, collection=collection, batch=DROP_BATCH)[0]["deleted"]
             )
-            total += deleted
-            if progress is not None and deleted:
+            total += deleted if query is not Q.drop_collection_facts else 0
+            if progress is not None and deleted and query is not Q.drop_collection_facts:
                 progress(deleted)
             if deleted < DROP_BATCH:
                 break

@@ -24,13 +24,14 @@ from neo4j import Transaction
 
 from tgneo.errors import RecordingFailed, StoreError, StoreUnavailable
 from tgneo.graphmodel import WriteBatch
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, vector_rows
 from tgneo.store.queries import Q
-from tgneo.store.writer import batch_params
+from tgneo.store.writer import record
 from tgneo.timestamps import now_iso_z
-from tgneo.vocab import GRAPH_RETRIEVAL, RDFS
+from tgneo.vocab import GRAPH_RETRIEVAL
 
 __all__ = ["DocumentChange", "StoredDocument", "remove_document", "stored_document", "write_document"]
 
@@ -75,7 +76,7 @@ def _replace(tx: Transaction, scope: dict[str, Any], document_uri: str, change: 
     }  # fmt: skip
     marked = tx.run(Q.mark_stale.text, marks).single()
     forgotten = tx.run(Q.forget_document.text, {**scope, "document": document_uri,
-                                                 "label_predicate": str(RDFS.label)}).single()  # fmt: skip
+                                                 "reserved": STRUCTURE_KEYS}).single()  # fmt: skip
     return DocumentChange(
         found=forgotten is not None,
         retracted=int(forgotten["retracted"]) if forgotten is not None else 0,
@@ -98,7 +99,8 @@ def write_document(
 
     Args:
         batch: The document's compiled quads and librarian texts (it holds the document itself, so no
-            parent needs to exist beforehand).
+            parent needs to exist beforehand). Literal values that do not fit the values their property
+            holds become reified edges in the same transaction (``writer.record``).
         model: The embedding model of ``chunks`` and ``entities`` (``embeddedWith``).
 
     Returns:
@@ -109,13 +111,13 @@ def write_document(
         StoreUnavailable: Neo4j cannot be reached (nothing written).
         RecordingFailed: Neo4j refused the write (nothing written).
     """
-    params = batch_params(workspace, collection, batch)
+    check_scope(workspace, collection)
     scope: dict[str, Any] = {"workspace": workspace, "collection": collection}
     vectors = {**scope, "model": model, **vector_rows(chunks, entities)}
 
     def work(tx: Transaction) -> DocumentChange:
         replaced = _replace(tx, scope, document_uri, "replaced")
-        tx.run(Q.record_batch.text, params).consume()
+        record(tx, workspace, collection, batch)
         tx.run(Q.set_embeddings.text, vectors).consume()
         return replaced
 

@@ -99,6 +99,8 @@ class Store:
         connect_timeout: seconds before an unreachable server counts as down.
         retry_seconds: how long a transaction that failed transiently (a deadlock, a lost leader) is
             retried before the error reaches the caller.
+        check_model: refuse a database that holds another graph model than this tgneo's, before the first
+            query (:mod:`tgneo.store.model`); only ``tgneo db migrate`` turns this off.
     """
 
     def __init__(
@@ -108,10 +110,13 @@ class Store:
         database: str = "neo4j",
         connect_timeout: float = 5.0,
         retry_seconds: float = 30.0,
+        check_model: bool = True,
     ) -> None:
         self.uri = uri
         self.database = database
         self.retry_seconds = retry_seconds
+        self.check_model = check_model
+        self._model_ok = False
         self._reached = False
         self._round_trips = 0
         self._count_lock = threading.Lock()
@@ -130,11 +135,12 @@ class Store:
             )
 
     @classmethod
-    def from_settings(cls, settings: Settings | None = None) -> Store:
+    def from_settings(cls, settings: Settings | None = None, check_model: bool = True) -> Store:
         """A store configured from ``NEO4J_*`` (or the local ``tgneo db`` server)."""
         settings = settings or Settings.from_env()
         uri, auth = resolve_connection(settings)
-        return cls(uri, auth, settings.neo4j_database, settings.neo4j_connect_timeout, settings.neo4j_retry_seconds)
+        return cls(uri, auth, settings.neo4j_database, settings.neo4j_connect_timeout, settings.neo4j_retry_seconds,
+                   check_model)  # fmt: skip
 
     def close(self) -> None:
         self.driver.close()
@@ -163,9 +169,23 @@ class Store:
             self.driver.verify_connectivity()
         self._reached = True
 
+    def ensure_model(self) -> None:
+        """Refuse (``NeedsMigration``) a database of another graph model; checked once per store, on first use."""
+        if self._model_ok or not self.check_model:
+            return
+        from tgneo.store.model import check
+
+        check(self)
+        self._model_ok = True
+
     # ------------------------------------------------------------------------------------ transactions
     def read(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
         """Run one read query (read routing) as its own transaction and return its records."""
+        self.ensure_model()
+        return self.read_unchecked(query, **params)
+
+    def read_unchecked(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
+        """:meth:`read` without the graph-model check (the check itself, the migration)."""
         return self._retrying(f"running {query.name}", READ, lambda session: list(session.run(query.text, params)))
 
     def stream(self, query: CypherQuery, **params: Any) -> Iterator[neo4j.Record]:
@@ -176,6 +196,7 @@ class Store:
         retried, since records may already have been handed out; a failure raises ``StoreError`` or
         ``StoreUnavailable`` from wherever the caller is in the iteration.
         """
+        self.ensure_model()
         action = f"running {query.name}"
         with (
             translate_errors(action, self.uri),
@@ -207,6 +228,7 @@ class Store:
                 raise
             return records[:max_rows], len(records) > max_rows
 
+        self.ensure_model()
         return self._retrying(f"running {query.name}", READ, attempt)
 
     def write(self, query: CypherQuery, **params: Any) -> list[neo4j.Record]:
@@ -215,6 +237,7 @@ class Store:
         It runs as an auto-commit transaction: one round trip fewer than ``BEGIN … COMMIT`` around it,
         which is a good part of what a recorded step costs.
         """
+        self.ensure_model()
         return self._retrying(f"running {query.name}", WRITE, lambda session: list(session.run(query.text, params)))
 
     def write_transaction(self, work: Callable[[Transaction], T], action: str) -> T:
@@ -239,6 +262,7 @@ class Store:
                 tx.commit()
             return result
 
+        self.ensure_model()
         return self._retrying(action, access, attempt)
 
     def _retrying(self, action: str, access: str, attempt: Callable[[neo4j.Session], T]) -> T:
@@ -276,6 +300,7 @@ class Store:
 
     def run_schema(self, statement: str) -> None:
         """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary)."""
+        self.ensure_model()
         with (
             translate_errors("installing the schema", self.uri),
             self.driver.session(database=self.database) as session,
@@ -287,5 +312,5 @@ class Store:
         """Name, version and edition of the server (e.g. ``5.26.30`` / ``community``)."""
         from tgneo.store.queries import Q
 
-        record = self.read(Q.server_components)[0]
+        record = self.read_unchecked(Q.server_components)[0]
         return {"name": record["name"], "version": record["version"], "edition": record["edition"]}

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tgneo.errors import EmbeddingMismatch
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-from tgneo.vocab import RDFS
 
 __all__ = [
     "ChunkVector",
@@ -43,7 +43,7 @@ class ChunkVector:
 
 @dataclass(frozen=True)
 class EntityVector:
-    """An entity's name and the embedding of that name."""
+    """An entity's name (the smallest of its labels the loader read) and the embedding of that name."""
 
     uri: str
     name: str
@@ -115,7 +115,7 @@ def set_embeddings(
     chunks: Sequence[ChunkVector] = (),
     entities: Sequence[EntityVector] = (),
 ) -> None:
-    """Store chunk embeddings and entity names + embeddings (one transaction)."""
+    """Store chunk embeddings and entity embeddings (of the entity's smallest name), in one transaction."""
     check_scope(workspace, collection)
     store.write(Q.set_embeddings, workspace=workspace, collection=collection, model=model,
                 **vector_rows(chunks, entities))  # fmt: skip
@@ -124,8 +124,8 @@ def set_embeddings(
 def unindexed_entities(store: Store, workspace: str, collection: str, limit: int) -> list[tuple[str, str]]:
     """Up to ``limit`` knowledge-graph entities without a name and embedding: ``(uri, name)``."""
     check_scope(workspace, collection)
-    rows = store.read(Q.unindexed_entities, workspace=workspace, collection=collection,
-                      label_predicate=str(RDFS.label), limit=limit)  # fmt: skip
+    rows = store.read(Q.unindexed_entities, workspace=workspace, collection=collection, reserved=STRUCTURE_KEYS,
+                      limit=limit)  # fmt: skip
     return [(r["uri"], r["name"]) for r in rows]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_name
 from tgneo.store import audit
 from tgneo.store.driver import Store
@@ -59,7 +60,7 @@ def residue(store: Store, workspace: str, collection: str | None = None, *, limi
     check_name(workspace, "workspace")
     if collection is not None:
         check_name(collection, "collection")
-    rows = store.read(Q.residue, workspace=workspace, collection=collection, limit=limit)
+    rows = store.read(Q.residue, workspace=workspace, collection=collection, reserved=STRUCTURE_KEYS, limit=limit)
     return [Residue(r["collection"], r["kind"], r["key"]) for r in rows]
 
 

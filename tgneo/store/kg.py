@@ -1,25 +1,30 @@
 """Reading the knowledge graph for the engines: seed entities, neighbourhoods, chunks, citations.
 
-Each function is one round trip, whatever the number of concepts, entities or statements it is
-given (``UNWIND`` in the query), because a GraphRAG question must stay within a handful of round
-trips. Everything is kept to one workspace and collection. Terms come back exactly as stored, so an
-edge the engine selects is the very statement extraction provenance points at (same ``edge_id``).
+Each function is one round trip, whatever the number of concepts, entities or facts it is given
+(``UNWIND`` in the query), because a GraphRAG question must stay within a handful of round trips.
+Everything is kept to one workspace and collection. Facts come back as the triples they are, whichever
+form stores them (a typed relationship, a property value, a reified edge), with the same ``edge_id``, so
+an edge the engine selects is the very edge extraction provenance quotes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.graphmodel import node_term
+from tgneo.graphmodel import node_term, term_key
+from tgneo.native import DEFAULT_NAMESPACE, STRUCTURE_KEYS, literal_of
+from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
-from tgneo.store.search import lucene_query
+from tgneo.store.search import lucene_query, smallest_name
+from tgneo.store.values import native
 from tgneo.vocab import RDFS
 
 MIN_SIMILARITY = 0.8
@@ -107,19 +112,14 @@ def seed_entities(
     records = store.read(
         Q.seed_entities, workspace=workspace, collection=collection, concepts=rows, per_concept=per_concept,
         total=total, overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
-        vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY, widen=WIDEN,
+        vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY, widen=WIDEN, reserved=STRUCTURE_KEYS,
     )  # fmt: skip
-    return [Seed(r["uri"], r["name"], float(r["score"]), r["concept"]) for r in records]
+    return [Seed(r["uri"], display_name(r["name"]), float(r["score"]), r["concept"]) for r in records]
 
 
-def _term(kind: str, value: str | None) -> Subject:
-    return node_term(kind, value or "")
-
-
-def _object(kind: str, value: str | None, datatype: str | None, lang: str | None) -> Object:
-    if kind == "literal":
-        return Literal(value or "", lang=lang or None, datatype=URIRef(datatype) if datatype else None)
-    return node_term(kind, value or "")
+def display_name(name: object) -> str | None:
+    """:func:`~tgneo.store.search.smallest_name`, or ``None`` for a node without a name."""
+    return smallest_name(name) or None if name is not None else None
 
 
 def explore(
@@ -132,12 +132,14 @@ def explore(
     max_edges: int,
     words: Sequence[str] = (),
 ) -> list[Edge]:
-    """The statements within ``max_path_length`` hops of the seeds, breadth first, at most ``max_edges``.
+    """The knowledge-graph facts within ``max_path_length`` hops of the seeds, breadth first, at most ``max_edges``.
 
     One round trip per hop: each hop's frontier is the entities the previous hop reached. When an
-    entity has more than ``per_entity`` statements, those whose IRIs and evidence sentence mention most
-    of ``words`` (the question's words, lower case) are kept first, so a hub entity's relevant edges are
-    not lost to an arbitrary cut.
+    entity has more than ``per_entity`` facts, those whose IRIs and evidence sentence mention most of
+    ``words`` (the question's words, lower case) are kept first, so a hub entity's relevant edges are
+    not lost to an arbitrary cut. Relationships are ranked and cut in Neo4j (a hub may have thousands);
+    an entity's literal values (a handful, on the node itself) and its reified edges join them here, under
+    the same ranking.
     """
     edges: dict[str, Edge] = {}
     frontier = list(dict.fromkeys(seeds))
@@ -147,17 +149,22 @@ def explore(
             break
         records = store.read(
             Q.explore_hop, workspace=workspace, collection=collection, frontier=frontier, per_entity=per_entity,
-            max_edges=max_edges - len(edges), label_predicate=str(RDFS.label), words=list(words),
+            words=list(words), reserved=STRUCTURE_KEYS, default_namespace=DEFAULT_NAMESPACE,
+            label_predicate=str(RDFS.label),
         )  # fmt: skip
-        reached: list[str] = []
+        by_entity: dict[str, list[tuple[int, Edge]]] = {}
         for r in records:
-            if r["id"] in edges:
-                continue
-            triple = QuotedTriple(
-                _term(r["s_kind"], r["s"]), URIRef(r["p"]), _object(r["o_kind"], r["o"], r["o_datatype"], r["o_lang"])
-            )
-            edge = Edge(r["id"], triple, r["s_label"] or _shown(triple.s), r["p_label"] or _shown(triple.p),
-                        r["o_label"] or _shown(triple.o), r["evidence"])  # fmt: skip
+            edge = _edge(r)
+            by_entity.setdefault(r["frontier"], []).append((_rank(edge, words), edge))
+        picked: dict[str, Edge] = {}
+        for ranked in by_entity.values():
+            ranked.sort(key=lambda pair: (-pair[0], pair[1].id))
+            for _, edge in ranked[:per_entity]:
+                picked.setdefault(edge.id, edge)
+        reached: list[str] = []
+        for edge in sorted((e for e in picked.values() if e.id not in edges), key=lambda e: e.id)[
+            : max_edges - len(edges)
+        ]:
             edges[edge.id] = edge
             for uri in (edge.subject_uri, edge.object_uri):
                 if uri is not None and uri not in seen:
@@ -167,14 +174,47 @@ def explore(
     return list(edges.values())
 
 
+def _term(kind: str, value: str | None) -> Subject:
+    return node_term(kind, value or "")
+
+
+def _object(kind: str, value: str | None, datatype: str | None, lang: str | None) -> Object:
+    if kind == "literal":
+        return Literal(value or "", lang=lang or None, datatype=URIRef(datatype) if datatype else None)
+    return node_term(kind, value or "")
+
+
 def _shown(term: object) -> str:
-    """A term without a label, as a reader should see it: a literal's text, an IRI's last segment."""
+    """A term without a name, as a reader should see it: a literal's text, an IRI's last segment."""
     if isinstance(term, Literal):
         return str(term)
     if isinstance(term, URIRef | BNode):
         text = str(term).rstrip("/#")
         return re.split(r"[/#:]", text)[-1].replace("-", " ").replace("_", " ") or str(term)
     return str(term)
+
+
+def _edge(r: Mapping[str, Any]) -> Edge:
+    """One explored fact, whichever form it is stored in."""
+    s = _term(r["s_kind"], r["s"])
+    p = URIRef(r["p"])
+    if r["kind"] == "literal":
+        o: Object = literal_of(native(r["value"]), r["tag"] or "")
+        sid = edge_id(s, p, o)
+    else:
+        o = _object(r["o_kind"], r["o"], r["o_datatype"], r["o_lang"])
+        sid = r["id"]
+    triple = QuotedTriple(s, p, o)
+    return Edge(sid, triple, display_name(r["s_name"]) or _shown(triple.s), display_name(r["p_name"]) or _shown(p),
+                display_name(r["o_name"]) or _shown(o), r["evidence"])  # fmt: skip
+
+
+def _rank(edge: Edge, words: Sequence[str]) -> int:
+    """How many of the question's words a fact's terms and evidence mention (``explore_hop``'s own ranking)."""
+    t = edge.triple
+    s, o = (term_key(x)[1] if isinstance(x, URIRef | BNode) else str(x) for x in (t.s, t.o))
+    terms = f"{s} {t.p} {o} {edge.evidence or ''}".lower()
+    return sum(1 for w in words if w in terms)
 
 
 @dataclass(frozen=True)
@@ -245,11 +285,9 @@ def search_chunks(
 
 
 def labels(store: Store, workspace: str, collection: str, iris: Sequence[str]) -> dict[str, str]:
-    """The ``rdfs:label`` of each IRI that has one (the first in order, as TrustGraph picks it)."""
+    """The name (``rdfs:label``) of each IRI that has one (the smallest, when it has several)."""
     wanted = list(dict.fromkeys(iris))
     if not wanted:
         return {}
-    records = store.read(
-        Q.labels, workspace=workspace, collection=collection, uris=wanted, label_predicate=str(RDFS.label)
-    )
-    return {r["uri"]: r["label"] for r in records}
+    records = store.read(Q.labels, workspace=workspace, collection=collection, uris=wanted)
+    return {r["uri"]: name for r in records if (name := display_name(r["name"])) is not None}

@@ -4,11 +4,15 @@
 (``store.imports``), every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
 (``rdf.profiles.fold``) and checked against Neo4j's index limits as it is read:
 
-* *plain* knowledge-graph triples (``graphmodel.PlainRows``: most of any large file) are written
-  in batches while the rest of the file is still being read, through ``writer.write_plain``;
-* every other quad (provenance entities, quoted triples) is spilled, one canonical line each, into
-  an external sort, so that each entity's quads come together; once the file is read they are
-  written in batches of whole subjects through ``writer.write_batch``.
+* *plain* knowledge-graph triples (``graphmodel.NativeRows``: most of any large file) are written,
+  as typed relationships and property values, in batches while the rest of the file is still being
+  read, through ``writer.write_native``;
+* every other quad (provenance entities, quoted triples, other named graphs) is spilled, one canonical
+  line each, into an external sort, so that each entity's quads come together; once the file is read
+  they are written in batches of whole subjects through ``writer.write_batch``;
+* annotations of a provenance relationship (``<< sg tg:contains << s p o >> >> tg:sourceText "…"``: a
+  contained fact's evidence) are spilled apart and written last, once the relationship they annotate is
+  stored, so they become its properties.
 
 A syntax error, a value Neo4j would refuse, or any failure while writing rolls the whole import
 back, and the error names line and column; if Neo4j itself is gone, the next import or export into
@@ -21,7 +25,8 @@ Quoted triples written as standard reification by ``tgneo export --quoted reific
 one thing held in memory, one entry per such triple.
 
 **Export** (:func:`stream_quads`) iterates Neo4j results inside one read transaction and yields quads
-as rows arrive (``graphmodel.Decompiler``); ``rdf.writer`` writes them as they come.
+as rows arrive (``graphmodel.Decompiler``: provenance entities, then the native knowledge graph node by
+node, then reified statements); ``rdf.writer`` writes them as they come.
 """
 
 from __future__ import annotations
@@ -41,13 +46,17 @@ from tgneo.graphmodel import (
     DEFAULT_PROFILE,
     INDEX_KEY_BYTES,
     Decompiler,
-    PlainRows,
+    NativeRows,
     Profile,
     StoredEntity,
+    StoredFacts,
     StoredStatement,
     compile_quads,
+    is_annotation,
     too_large,
 )
+from tgneo.mapping import LINK_PROPERTY
+from tgneo.native import STRUCTURE_KEYS, Namespaces
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
 from tgneo.rdf.lines import LineReader
@@ -61,7 +70,7 @@ from tgneo.store import imports
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
-from tgneo.store.writer import write_batch, write_plain
+from tgneo.store.writer import write_batch, write_native
 from tgneo.vocab import PROV, RDF
 
 Progress = Callable[[int], None]
@@ -96,16 +105,18 @@ class ImportJob:
             if folded is not None:
                 yield folded
 
-    def read(self, size: int, plain: Callable[[PlainRows], None]) -> Iterator[str]:
+    def read(self, size: int, plain: Callable[[NativeRows], None]) -> tuple[Iterator[str], Iterator[str]]:
         """The one pass over the file (see the module docstring).
 
         Plain triples are handed to ``plain`` in batches of ``size`` as they are read; every other quad
         goes, one canonical line each, into an external sort, whose lines this returns once the whole
-        file is read (so that each provenance subject's quads come together). Every term is checked
-        against Neo4j's index limits on the way.
+        file is read (so that each provenance subject's quads come together), and the annotations of
+        provenance relationships into a second one, to be written last. Every term is checked against
+        Neo4j's index limits on the way.
         """
         parts: dict[str, dict[str, Any]] = {}
-        rows = PlainRows()
+        rows = NativeRows()
+        notes: list[str] = []
 
         def others() -> Iterator[str]:
             for quad in self.quads():
@@ -115,11 +126,13 @@ class ImportJob:
                 if big is not None:
                     self._refuse(big)
                 self.quads_read += 1
-                if PlainRows.accepts(quad) and not _names_reified(quad):
+                if NativeRows.accepts(quad) and not _names_reified(quad):
                     rows.add(quad)
                     if rows.quads >= size:
                         plain(rows)
                         rows.clear()
+                elif is_annotation(quad) or _annotates_reified(quad):
+                    notes.append(nquads_line(quad))
                 else:
                     yield nquads_line(quad)
             if rows.quads:
@@ -129,7 +142,8 @@ class ImportJob:
         lines = sorted_unique(others())
         first = next(lines, None)  # reads the whole file: the sort needs every line
         self.reified = _resolve(parts)
-        return lines if first is None else _chain(first, lines)
+        rest = lines if first is None else _chain(first, lines)
+        return rest, sorted_unique(iter(notes))
 
     def _reification(self, quad: Quad, parts: dict[str, dict[str, Any]]) -> bool:
         if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
@@ -180,6 +194,16 @@ class ImportJob:
         if isinstance(term, QuotedTriple):
             return QuotedTriple(self._term(term.s), term.p, self._term(term.o))  # type: ignore[arg-type]
         return term
+
+
+def _annotates_reified(quad: Quad) -> bool:
+    """Whether ``quad`` may annotate a provenance relationship once its ``urn:tgneo:triple:…`` subject is read
+    back as the quoted triple it stands for (the ``prov`` profile's reification of an annotation)."""
+    return (
+        isinstance(quad.s, URIRef)
+        and str(quad.s).startswith(REIFIED_PREFIX)
+        and any(p == quad.p for _, p in LINK_PROPERTY)
+    )
 
 
 def _names_reified(quad: Quad) -> bool:
@@ -262,12 +286,15 @@ def import_file(
     import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
     try:
         with _Writers(store, workspace, collection, import_id, writers, progress) as out:
-            rest = job.read(batch_size, out.plain)
-            out.drain()  # every plain statement is written before the entities that may point at them
+            rest, notes = job.read(batch_size, out.plain)
+            out.drain()  # every plain fact is written before the entities that may point at them
             if job.quads_read == 0:
                 raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
             out.total = job.quads_read
             for batch in job.batches(rest, batch_size):
+                out.quads(batch)
+            out.drain()  # every relationship is written before the annotations that describe it
+            for batch in job.batches(notes, batch_size):
                 out.quads(batch)
         imports.commit(store, workspace, collection, import_id)
     except BaseException as e:
@@ -300,13 +327,13 @@ class _Writers:
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
-    def plain(self, rows: PlainRows) -> None:
-        """Queue a batch of plain triples (its rows are taken now: ``rows`` is reused)."""
-        params, count = rows.params(), rows.quads
+    def plain(self, rows: NativeRows) -> None:
+        """Queue a batch of plain triples (taken now: ``rows`` is cleared and reused)."""
+        batch, count = rows.freeze(), rows.quads
         what = f"importing {count} quads"
 
         def write() -> int:
-            write_plain(self.store, self.workspace, self.collection, params, self.import_id, what=what)
+            write_native(self.store, self.workspace, self.collection, batch, self.import_id, what=what)
             return count
 
         self._submit(write)
@@ -401,7 +428,7 @@ def stream_quads(
     Raises:
         TraceNotFound: a URI is not the root of a trace in this workspace and collection.
     """
-    decompiler = Decompiler(profile)
+    decompiler = Decompiler(profile, namespaces(store, workspace, collection))
     uris: list[str] | None = None
     if uri is not None:
         uris = []
@@ -414,15 +441,34 @@ def stream_quads(
         entity = StoredEntity(
             uri=r["uri"], kind=r["kind"] or "iri", graph=r["graph"], labels=tuple(r["labels"]),
             props=native(r["props"]), links=tuple((t, k or "iri", u) for t, k, u in r["links"]),
-            statement_links=tuple((t, sid) for t, sid in r["statement_links"]),
+            statement_links=tuple((t, sid, native(props)) for t, sid, props in r["statement_links"]),
         )  # fmt: skip
         yield from decompiler.entity(entity, {s["id"]: _statement(s) for s in r["statements"]})
     if uri is not None:
         return
+    for r in store.stream(Q.export_facts, workspace=workspace, collection=collection, reserved=STRUCTURE_KEYS):
+        yield from decompiler.facts(stored_facts(r))
     for r in store.stream(Q.export_statements, workspace=workspace, collection=collection):
         st = _statement(r["statement"], True, r["asserted_in"])
         nested = {s["id"]: _statement(s) for s in r["nested"]}
         yield from decompiler.statement(st, nested)
+
+
+def stored_facts(row: Any) -> StoredFacts:
+    """A node's native facts as ``export_facts`` (and the triples service) read them."""
+    props: dict[str, Any] = {}
+    for key, value, tags in row["props"]:
+        props[key] = native(value)
+        if tags is not None:
+            props["_" + key] = tags
+    return StoredFacts(uri=row["uri"], kind=row["kind"] or "iri", props=props,
+                       rels=tuple((p, k or "iri", u) for p, k, u in row["rels"]))  # fmt: skip
+
+
+def namespaces(store: Store, workspace: str, collection: str) -> Namespaces:
+    """The collection's namespace table, to read its relationship types and property keys back as IRIs."""
+    rows = store.read(Q.prefixes, workspace=workspace, collection=collection)
+    return Namespaces().learn((r["prefix"], r["namespace"]) for r in rows)
 
 
 def export_quads(

@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tgneo.errors import BadRequest, TgneoError
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_scope
 from tgneo.store import audit
 from tgneo.store.driver import Store
@@ -214,7 +215,7 @@ def sweep(
     swept = 0
     for i in range(0, max(len(statements), len(resources)), slice_size):
         rows = store.write(Q.sweep_residue, **scope, statements=statements[i : i + slice_size],
-                           resources=resources[i : i + slice_size])  # fmt: skip
+                           resources=resources[i : i + slice_size], reserved=STRUCTURE_KEYS)  # fmt: skip
         swept += int(rows[0]["statements"]) + int(rows[0]["resources"])
     return swept
 

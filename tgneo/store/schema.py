@@ -1,11 +1,18 @@
-"""Constraints and indexes, declared once and installed idempotently (``IF NOT EXISTS``).
+"""Constraints and indexes, declared once and installed idempotently (``IF NOT EXISTS``), then checked.
 
-The identity constraints (one ``:Resource`` per IRI, one ``:Statement`` per triple, per workspace
+The identity constraints (one ``:TgResource`` per IRI, one ``:TgStatement`` per triple, per workspace
 and collection) are what make ``MERGE`` safe under concurrent writers; the range indexes serve the
 trace reader; the full-text index on entity names and the vector indexes on entity and chunk
 embeddings serve retrieval (:mod:`tgneo.store.search`). Schema statements cannot take
 ``$parameters`` for labels or property names, so they are built here from ``Label`` members, fixed
 names and an integer dimension count only; no user string ever reaches them.
+
+**A database shared with other tools.** Every index and constraint is on a label only tgneo writes
+(``Tg…``) and is named ``tgneo_…``; none is on ``Document``, ``Chunk``, ``Resource`` or ``__Entity__``,
+which neo4j-graphrag, LLM Graph Builder, LangChain and n10s index for themselves. Neo4j's ``IF NOT
+EXISTS`` also does nothing when an *equivalent* index exists under another name, so after installing,
+every index is looked up by its name, and one that is missing is an error naming what stands in its way
+(:class:`~tgneo.errors.SchemaConflict`) rather than a retriever failing later.
 
 The vector indexes need the embedding model's dimensions, which only the configured LLM provider
 knows, so they are installed by :func:`install_search_schema` (``tgneo load …`` calls it), not by
@@ -18,19 +25,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from tgneo.errors import EmbeddingMismatch
+from tgneo.errors import EmbeddingMismatch, SchemaConflict
 from tgneo.store.driver import Store
+from tgneo.store.model import mark_current
 from tgneo.store.queries import Q
 from tgneo.vocab import Label
 
 Kind = Literal["unique", "range", "fulltext", "vector"]
 
 ENTITY_NAME_INDEX = "tgneo_entity_name"
-"""Full-text index on ``:Resource(name)``: a knowledge-graph entity's name (its smallest label)."""
+"""Full-text index on ``:TgResource(name)``: a knowledge-graph entity's names (its ``rdfs:label`` values)."""
 ENTITY_VECTOR_INDEX = "tgneo_entity_embedding"
-"""Vector index (cosine) on ``:Resource(embedding)``: the embedding of an entity's name."""
+"""Vector index (cosine) on ``:TgResource(embedding)``: the embedding of an entity's name."""
 CHUNK_VECTOR_INDEX = "tgneo_chunk_embedding"
-"""Vector index (cosine) on ``:Chunk(embedding)``: the embedding of a chunk's text."""
+"""Vector index (cosine) on ``:TgChunk(embedding)``: the embedding of a chunk's text."""
 
 
 @dataclass(frozen=True)
@@ -65,17 +73,21 @@ SCHEMA: tuple[SchemaItem, ...] = (
     # Identity: one node per IRI and one statement node per (s, p, o) in each workspace + collection.
     SchemaItem("tgneo_resource_key", "unique", Label.RESOURCE, ("workspace", "collection", "uri")),
     SchemaItem("tgneo_statement_key", "unique", Label.STATEMENT, ("workspace", "collection", "id")),
-    # The trace reader: label lookups (rdfs:label statements by subject) and newest-first listing.
+    # Reified edges by subject (and predicate), and by predicate: quoted-triple patterns and the triples
+    # service (store/triples.py). No index on a statement's object: a long literal would exceed the index
+    # key size and fail its write.
     SchemaItem("tgneo_statement_subject", "range", Label.STATEMENT, ("workspace", "collection", "s", "p")),
-    SchemaItem("tgneo_question_time", "range", Label.QUESTION, ("workspace", "collection", "startedAtTime")),
-    # TrustGraph's triples service (store/triples.py): statements by predicate, entities by named graph,
-    # librarian texts by URI without a collection (TrustGraph's get-document-content names none). No
-    # index on a statement's object: a long literal would exceed the index key size and fail its write.
     SchemaItem("tgneo_statement_predicate", "range", Label.STATEMENT, ("workspace", "collection", "p")),
+    # Trace roots newest first (Questions and the document changes that made traces stale).
+    SchemaItem("tgneo_explain_time", "range", Label.EXPLAIN, ("workspace", "collection", "startedAtTime")),
+    # TrustGraph's triples service (store/triples.py): entities by named graph, librarian texts by URI
+    # without a collection (TrustGraph's get-document-content names none).
     SchemaItem("tgneo_resource_graph", "range", Label.RESOURCE, ("workspace", "collection", "graph")),
     SchemaItem("tgneo_content_uri", "range", Label.CONTENT, ("workspace", "uri")),
     # Retrieval: entities by name (GraphRAG's exploration by full text).
     SchemaItem(ENTITY_NAME_INDEX, "fulltext", Label.RESOURCE, ("name",)),
+    # The namespace table of each collection (relationship types and property keys, tgneo.native).
+    SchemaItem("tgneo_prefix_key", "unique", Label.PREFIX, ("workspace", "collection", "prefix")),
     # Atomic imports (store.imports): the journal, and what an unfinished import created or changed.
     SchemaItem("tgneo_import_key", "unique", Label.IMPORT, ("workspace", "collection", "id")),
     SchemaItem("tgneo_resource_import", "range", Label.RESOURCE, ("workspace", "collection", "tg_import")),
@@ -96,12 +108,33 @@ def search_schema(dimensions: int) -> tuple[SchemaItem, ...]:
 
 
 def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list[str]:
-    """Create every constraint and index that is missing, wait until they are online, and return the DDL run."""
+    """Create every constraint and index that is missing, wait until they are online, check that each is
+    there under its name, record the graph model, and return the DDL run.
+
+    Raises:
+        NeedsMigration: the database holds tgneo's previous graph model (``tgneo db migrate``).
+        SchemaConflict: an index could not be created because an equivalent one exists under another name.
+    """
     statements = [item.cypher() for item in items]
     for statement in statements:
         store.run_schema(statement)
     store.run_schema("CALL db.awaitIndexes(300)")
+    present = {r["name"]: r for r in store.read(Q.schema_names, names=[item.name for item in items])}
+    for item in items:
+        if item.name not in present:
+            raise SchemaConflict(_conflict(store, item))
+    mark_current(store)
     return statements
+
+
+def _conflict(store: Store, item: SchemaItem) -> str:
+    """Why ``item`` is missing after ``CREATE … IF NOT EXISTS``: the index or constraint that took its place."""
+    rows = store.read(Q.schema_on, label=item.label.value, properties=list(item.properties))
+    other = ", ".join(f"{r['name']} ({r['type']})" for r in rows) or "none found"
+    return (
+        f"Neo4j did not create {item.name} on :{item.label.value}({', '.join(item.properties)}): an equivalent "
+        f"index exists under another name ({other}); drop it or rename it, then run tgneo init-schema again"
+    )
 
 
 def vector_index_dimensions(store: Store) -> dict[str, int]:

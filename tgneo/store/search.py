@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tgneo.errors import BadRequest, EmbeddingMismatch, EmptyCollection, NotIndexed
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -47,6 +48,13 @@ _FIRST_FETCH = 100
 _OVERFETCH = 10
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
+
+
+def smallest_name(name: object) -> str:
+    """An entity's name as a reader sees it: its ``name`` (``rdfs:label``), the smallest when it has several."""
+    if isinstance(name, list):
+        return min((str(n) for n in name), default="")
+    return "" if name is None else str(name)
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ class CollectionStatus:
 def collection_status(store: Store, workspace: str, collection: str) -> CollectionStatus:
     """Counts of what ``workspace``/``collection`` holds (one scan of the collection)."""
     check_scope(workspace, collection)
-    record = store.read(Q.collection_status, workspace=workspace, collection=collection)[0]
+    record = store.read(Q.collection_status, workspace=workspace, reserved=STRUCTURE_KEYS, collection=collection)[0]
     return CollectionStatus(**{name: int(record[name] or 0) for name in CollectionStatus.__dataclass_fields__})
 
 
@@ -144,14 +152,15 @@ def entities_by_text(store: Store, workspace: str, collection: str, text: str, l
     fetch = max(_FIRST_FETCH, limit * _OVERFETCH)
     while True:
         record = store.read(Q.entities_by_text, index=ENTITY_NAME_INDEX, terms=query, fetch=fetch,
-                            workspace=workspace, collection=collection, limit=limit)[0]  # fmt: skip
+                            workspace=workspace, collection=collection, limit=limit,
+                            reserved=STRUCTURE_KEYS)[0]  # fmt: skip
         matches = record["matches"]
         if len(matches) >= limit or record["fetched"] < fetch:
             break
         fetch *= 4
     if not matches:
         _explain_nothing(store, workspace, collection, "entities")
-    return [EntityMatch(m["uri"], m["name"], float(m["score"])) for m in matches]
+    return [EntityMatch(m["uri"], smallest_name(m["name"]), float(m["score"])) for m in matches]
 
 
 def _check_vector(store: Store, index: str, vector: Sequence[float], model: str) -> list[float]:
@@ -222,7 +231,7 @@ def entities_by_vector(
         EmptyCollection, NotIndexed: as :func:`entities_by_text`.
     """
     rows = _nearest(store, workspace, collection, vector, limit, model, "entities")
-    return [EntityMatch(r["uri"], r["name"], float(r["score"])) for r in rows]
+    return [EntityMatch(r["uri"], smallest_name(r["name"]), float(r["score"])) for r in rows]
 
 
 def chunks_by_vector(

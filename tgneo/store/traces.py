@@ -27,7 +27,7 @@ from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
 from tgneo.timestamps import iso_z, parse_iso
-from tgneo.vocab import RDFS, Label
+from tgneo.vocab import Label
 
 _INTERNAL = frozenset({"workspace", "collection", "embedding"})
 """Storage and search internals no reader of a trace needs (an embedding is hundreds of numbers)."""
@@ -215,10 +215,7 @@ def get_trace(
     """
     if max_steps < 1:
         raise BadRequest(f"max_steps must be at least 1, not {max_steps}")
-    records = store.read(
-        Q.trace, workspace=workspace, collection=collection, uri=uri, label_predicate=str(RDFS.label),
-        max_steps=max_steps,
-    )  # fmt: skip
+    records = store.read(Q.trace, workspace=workspace, collection=collection, uri=uri, max_steps=max_steps)
     if not records:
         raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
     root, raw_steps = records[0]["root"], records[0]["steps"]

@@ -1,27 +1,29 @@
 """Triple-pattern queries over the graph model: TrustGraph's ``triples`` service, answered from Neo4j.
 
-TrustGraph stores triples; tgneo stores nodes (entities with labels, properties and relationships;
-reified statements). A pattern is answered in two steps: index-backed Cypher finds the *candidate*
-entities and statements (``cypher/triples_*.cypher``), then their rows are rendered back as quads by
-the same decompiler export uses (``graphmodel.decompile``, profile ``trustgraph``: exactly the
-triples TrustGraph's builders emit) and filtered exactly by :mod:`tgneo.patterns`. So what a client
-reads through ``triples`` is what an export of the same nodes holds, quad for quad.
+TrustGraph stores triples; tgneo stores nodes (entities with labels, properties and relationships; a
+native knowledge graph of typed relationships and property values; reified statements). A pattern is
+answered in two steps: index-backed Cypher finds the *candidate* entities, knowledge-graph nodes, facts
+and statements (``cypher/triples_*.cypher``), then their rows are rendered back as quads by the same
+decompiler export uses (``graphmodel.Decompiler``, profile ``trustgraph``: exactly the triples
+TrustGraph's builders emit) and filtered exactly by :mod:`tgneo.patterns`. So what a client reads
+through ``triples`` is what an export of the same nodes holds, quad for quad.
 
 Which index serves which pattern (the ones TrustGraph's clients send, reference §7.5):
 
-* ``s`` (+ ``g``, + ``p``) — ``fetch_entity``, label lookups: the entity by its key
-  ``(workspace, collection, uri)`` and the statements by ``(workspace, collection, s, p)``; one round trip;
+* ``s`` (+ ``g``, + ``p``) — ``fetch_entity``, label lookups: the node by its key ``(workspace,
+  collection, uri)`` (its entity quads and its native facts: ``name`` is its ``rdfs:label``) and the
+  reified statements by ``(workspace, collection, s, p)``; one round trip;
 * ``p`` + ``o`` IRI (+ ``g``) — children by ``prov:wasDerivedFrom``: the object's node by its key,
   then its incoming relationships;
 * ``p`` + quoted ``o`` + ``g`` — ``tg:contains <<s p o>>``: the quoted statement by ``(s, p)``, then
   who points at it;
 * ``p`` + ``g`` — ``tg:query`` (the list of traces): entities by ``(workspace, collection, graph)``,
-  statements by ``(workspace, collection, p, o)``;
+  statements by ``(workspace, collection, p)``, facts by their relationship type;
 * anything else (no ``s``/``p``/``o``, a literal object without a predicate) pages through the
   collection in key order until ``limit`` answers are found.
 
-The graph selector narrows the search before Neo4j is asked: entities live in the provenance graphs,
-so a default-graph pattern never reads them.
+The graph selector narrows the search before Neo4j is asked: entities live in the provenance graphs
+and native facts in the default graph, so a pattern that cannot match one never reads it.
 """
 
 from __future__ import annotations
@@ -31,13 +33,15 @@ from typing import Any
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.graphmodel import StoredEntity, StoredStatement, decompile, term_key
+from tgneo.graphmodel import StoredEntity, StoredFacts, StoredStatement, decompile, term_key
 from tgneo.mapping import CLASS_BY_IRI, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI
+from tgneo.native import STRUCTURE_KEYS, Namespaces
 from tgneo.patterns import TriplePattern, answer, term_matches
-from tgneo.rdf.terms import Object, Quad, QuotedTriple
+from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
+from tgneo.store.rdfio import namespaces, stored_facts
 from tgneo.store.values import native
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, RDF
 
@@ -64,6 +68,14 @@ class _Search:
     def __init__(self, store: Store, workspace: str, collection: str, pattern: TriplePattern) -> None:
         self.store, self.workspace, self.collection, self.pattern = store, workspace, collection, pattern
         self.graphs = [g for g in (GRAPH_RETRIEVAL, GRAPH_SOURCE) if pattern.graph_matches(g)]
+        self.kg = pattern.graph_matches(DEFAULT_GRAPH)
+        self._names: Namespaces | None = None
+
+    @property
+    def names(self) -> Namespaces:
+        if self._names is None:
+            self._names = namespaces(self.store, self.workspace, self.collection)
+        return self._names
 
     def _read(self, query: Any, **params: Any) -> list[Any]:
         return self.store.read(query, workspace=self.workspace, collection=self.collection, **params)
@@ -72,8 +84,9 @@ class _Search:
         p, o = self.pattern.p, self.pattern.o
         if self.pattern.s is not None:
             keys = self._keys(self.pattern.s)
-            entity_keys = keys if isinstance(self.pattern.s, URIRef | BNode) and self.graphs else []
-            return self._quads(entity_keys, [], subjects=keys, predicate=str(p) if p is not None else None)
+            nodes = keys if isinstance(self.pattern.s, URIRef | BNode) else []
+            return self._quads(nodes if self.graphs else [], [], subjects=keys, predicate=str(p) if p else None,
+                               fact_uris=nodes if self.kg else [])  # fmt: skip
         if isinstance(o, URIRef | BNode):
             return self._by_object(o)
         if isinstance(o, QuotedTriple):
@@ -103,18 +116,25 @@ class _Search:
         key = term_key(o)[1]
         records = self._read(
             Q.triples_by_object, key=key, rel=rel, graphs=self._entity_graphs(p, rel),
-            predicate=str(p) if p is not None else None, limit=self.pattern.limit,
+            predicate=str(p) if p is not None else None, facts=self.kg, limit=self.pattern.limit,
         )  # fmt: skip
         uris, ids = list(records[0]["uris"]), list(records[0]["ids"])
         cls = CLASS_BY_IRI.get(o) if isinstance(o, URIRef) else None
         if cls is not None and p in (None, RDF.type) and self.graphs:
             typed = self._read(Q.triples_by_class, label=cls.label.value, graphs=self.graphs, limit=self.pattern.limit)
             uris += [u for u in typed[0]["uris"] if u not in uris]
-        return self._quads(uris, ids)
+        kind = term_key(o)[0]
+        facts = [StoredFacts(s, s_kind or "iri", {}, ((pred, kind, key),)) for s, s_kind, pred in records[0]["facts"]]
+        return self._quads(uris, ids) + decompile([], [], "trustgraph", facts, self.names)
 
     def _by_predicate(self, p: URIRef, o: Object | None) -> list[Quad]:
         prop = PROP_BY_IRI.get(p)
         rel = self._rel(p)
+        fact_type = fact_key = None
+        if self.kg and not isinstance(o, Literal):
+            fact_type = self.names.relationship_type(str(p))
+        if self.kg and (o is None or isinstance(o, Literal)):
+            fact_key = self.names.property_key(str(p))
         records = self._read(
             Q.triples_by_predicate,
             predicate=str(p),
@@ -123,20 +143,26 @@ class _Search:
             typed=p == RDF.type and o is None,
             value=str(o) if isinstance(o, Literal) else None,
             graphs=self.graphs,
+            fact_type=fact_type,
+            fact_key=fact_key,
             limit=self.pattern.limit,
         )
-        return self._quads(records[0]["uris"], records[0]["ids"])
+        record = records[0]
+        facts = [StoredFacts(s, s_kind or "iri", {}, ((pred, o_kind or "iri", target),))
+                 for s, s_kind, pred, o_kind, target in record["rels"]]  # fmt: skip
+        return self._quads(record["uris"], record["ids"], fact_uris=record["keyed"]) + decompile(
+            [], [], "trustgraph", facts, self.names
+        )
 
     def _scan(self) -> list[Quad]:
         """Read the collection page by page, in key order, until ``limit`` answers are found."""
         found: set[Quad] = set()
         after_uri, after_id = "", ""
         while True:
-            records = self._read(
-                Q.triples_page, graphs=self.graphs, after_uri=after_uri, after_id=after_id, limit=_PAGE
-            )
+            records = self._read(Q.triples_page, after_uri=after_uri, after_id=after_id, limit=_PAGE)
             uris, ids = list(records[0]["uris"]), list(records[0]["ids"])
-            found.update(q for q in self._quads(uris, ids) if self.pattern.matches(q))
+            quads = self._quads(uris if self.graphs else [], ids, fact_uris=uris if self.kg else [])
+            found.update(q for q in quads if self.pattern.matches(q))
             if len(found) >= self.pattern.limit or (len(uris) < _PAGE and len(ids) < _PAGE):
                 return list(found)
             # a list that came back short is exhausted: move its cursor past every key
@@ -169,17 +195,25 @@ class _Search:
         return [st.id for st in statements if st.o_kind == "literal" and term_matches(inner, _literal(st))]
 
     def _quads(
-        self, uris: Sequence[str], ids: Sequence[str], *, subjects: Sequence[str] = (), predicate: str | None = None
+        self,
+        uris: Sequence[str],
+        ids: Sequence[str],
+        *,
+        subjects: Sequence[str] = (),
+        predicate: str | None = None,
+        fact_uris: Sequence[str] = (),
     ) -> list[Quad]:
-        if not uris and not ids and not subjects:
+        if not uris and not ids and not subjects and not fact_uris:
             return []
         records = self._read(
             Q.triples_rows, uris=list(uris), properties=_PROPERTIES, ids=list(ids), subjects=list(subjects),
-            predicate=predicate, limit=self.pattern.limit,
+            predicate=predicate, limit=self.pattern.limit, fact_uris=list(fact_uris), reserved=STRUCTURE_KEYS,
         )  # fmt: skip
         entities = [_entity(e) for e in records[0]["entities"]]
         statements = [_statement(s) for s in records[0]["statements"]]
-        return decompile(entities, statements, "trustgraph")
+        facts = [stored_facts(f) for f in records[0]["facts"]]
+        names = self.names if facts else None
+        return decompile(entities, statements, "trustgraph", facts, names)
 
 
 def _entity(row: Mapping[str, Any]) -> StoredEntity:
@@ -190,7 +224,7 @@ def _entity(row: Mapping[str, Any]) -> StoredEntity:
         labels=tuple(row["labels"]),
         props={name: native(value) for name, value in row["props"]},
         links=tuple((t, k or "iri", u) for t, k, u in row["links"]),
-        statement_links=tuple((t, sid) for t, sid in row["statement_links"]),
+        statement_links=tuple((t, sid, native(props)) for t, sid, props in row["statement_links"]),
     )
 
 

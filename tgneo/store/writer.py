@@ -1,13 +1,19 @@
-"""The one write path: a compiled batch (a recorded step, or a slice of an import) in one transaction.
+"""The one write path: a compiled batch (a recorded step, a document, or a slice of an import) in one transaction.
 
-The recorder and the importer both write through :func:`write_batch`, so a step written live and the
-same step imported from a file become the same nodes, under the same parent check and the same
-all-or-nothing guarantee. It lives in ``store`` because writing is storage's job; the recorder adds
-only what is the explain layer's own: emitting the event once the write has committed.
+The recorder, the loader and the importer all write through :func:`write_batch` (or :func:`record` inside a
+transaction of their own), so a step written live and the same step imported from a file become the same
+nodes, under the same parent check and the same all-or-nothing guarantee. It lives in ``store`` because
+writing is storage's job; the recorder adds only what is the explain layer's own: emitting the event once
+the write has committed.
 
-An import's plain knowledge-graph triples (most of any large file) take :func:`write_plain`, which
-writes the same ``:Statement`` nodes with a lighter query (``graphmodel.PlainRows``: flat rows, each resource
-named once per batch, new statements created rather than merged).
+A literal value whose Neo4j type differs from the values its property already holds (an integer where
+strings are stored) cannot join them; the write reports it as a *misfit* and the same transaction stores
+it as a reified edge instead (``graphmodel.WriteBatch.misfits``), so nothing is lost and nothing is
+half-written.
+
+An import's plain knowledge-graph triples (most of any large file) take :func:`write_native`, which
+writes the same relationships and properties with a lighter query (``graphmodel.NativeRows``: flat rows,
+each resource named once per batch).
 """
 
 from __future__ import annotations
@@ -15,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from neo4j import Transaction
 from neo4j.exceptions import Neo4jError
 
 from tgneo.errors import ImportAborted, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
-from tgneo.graphmodel import WriteBatch
+from tgneo.graphmodel import NativeRows, WriteBatch
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -36,6 +43,28 @@ def batch_params(
     return params
 
 
+def record(
+    tx: Transaction,
+    workspace: str,
+    collection: str,
+    batch: WriteBatch,
+    parents: Iterable[str] = (),
+    import_id: str | None = None,
+) -> list[str]:
+    """Write ``batch`` inside the caller's transaction; return the missing parents (or the stopped import).
+
+    Literal values that did not fit their key are written as reified edges in the same transaction.
+    """
+    record_ = tx.run(Q.record_batch.text, batch_params(workspace, collection, batch, parents, import_id)).single()
+    missing = list(record_["missing"]) if record_ is not None else []
+    misfits = list(record_["misfits"]) if record_ is not None else []
+    if misfits and not missing:
+        tx.run(
+            Q.record_batch.text, batch_params(workspace, collection, batch.misfits(misfits), (), import_id)
+        ).consume()
+    return missing
+
+
 def write_batch(
     store: Store,
     workspace: str,
@@ -49,8 +78,10 @@ def write_batch(
     """Write ``batch`` into ``workspace``/``collection`` as one transaction: all of it, or nothing.
 
     One Cypher statement does it (``cypher/record_batch.cypher``): when a parent is missing it writes
-    nothing, and any failure inside it rolls all of it back. Transient failures (deadlocks with
-    other writers) are retried by the store.
+    nothing, and any failure inside it rolls all of it back. A batch without literal values (every recorded
+    step) is one auto-commit statement, the cheapest round trip; one with literals runs in a transaction,
+    so that a value that does not fit its key can follow as a reified edge. Transient failures (deadlocks
+    with other writers) are retried by the store.
 
     Args:
         parents: URIs of steps that must already be recorded entities (the step's ``parents``).
@@ -64,40 +95,41 @@ def write_batch(
         StoreUnavailable: Neo4j cannot be reached (nothing written).
         RecordingFailed: Neo4j refused the write (nothing written).
     """
-    params = batch_params(workspace, collection, batch, parents, import_id)
+    parents = list(parents)
     try:
-        records = store.write(Q.record_batch, **params)
+        if batch.literals:
+            missing = store.write_transaction(
+                lambda tx: record(tx, workspace, collection, batch, parents, import_id), what
+            )
+        else:
+            records = store.write(Q.record_batch, **batch_params(workspace, collection, batch, parents, import_id))
+            missing = list(records[0]["missing"]) if records else []
     except StoreUnavailable:
         raise
     except StoreError as e:
         raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
-    missing = list(records[0]["missing"]) if records else []
     if import_id is not None and import_id in missing:
         raise ImportAborted(f"{what}: import {import_id} is no longer running (it was rolled back); nothing written")
     if missing:
         raise ParentNotFound(f"{what}: parent step(s) not recorded in {workspace}/{collection}: {', '.join(missing)}")
 
 
-_RACED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 _STOPPED = "Neo.ClientError.Statement.ArithmeticError"
-"""How ``import_statements`` fails its own transaction when it finds its import stopped (see its header)."""
-_RACE_TRIES = 3
+"""How ``import_native`` fails its own transaction when it finds its import stopped (see its header)."""
 
 
-def write_plain(
+def write_native(
     store: Store,
     workspace: str,
     collection: str,
-    rows: dict[str, list[list[Any]]],
+    rows: NativeRows,
     import_id: str,
     *,
     what: str = "importing",
 ) -> None:
-    """Write one batch of an import's plain triples (``rows``: :meth:`PlainRows.params`) in one transaction.
-
-    The query CREATEs the statements it does not find. When a concurrent writer created one of them
-    between the look and the write, Neo4j refuses the whole transaction on the key constraint; run
-    again, the batch finds that statement and merges into it instead.
+    """Write one batch of an import's plain triples (``rows``, taken now: the caller may reuse them) in one
+    transaction: ``cypher/import_native.cypher``, then, in the same transaction, the reified edges of the
+    literal values that did not fit their key.
 
     Raises:
         ImportAborted: the import is no longer running (nothing written).
@@ -105,21 +137,26 @@ def write_plain(
         RecordingFailed: Neo4j refused the write (nothing written).
     """
     check_scope(workspace, collection)
-    params = {"workspace": workspace, "collection": collection, "import_id": import_id, **rows}
-    for attempt in range(1, _RACE_TRIES + 1):
-        try:
-            records = store.write(Q.import_statements, **params)
-            stopped = bool(records and list(records[0]["missing"]))
-            break
-        except StoreUnavailable:
-            raise
-        except StoreError as e:
-            code = e.__cause__.code if isinstance(e.__cause__, Neo4jError) else None
-            if code == _STOPPED:
-                stopped = True
-                break
-            if attempt < _RACE_TRIES and code == _RACED:
-                continue
+    params = {"workspace": workspace, "collection": collection, "import_id": import_id, **rows.params()}
+
+    def work(tx: Transaction) -> bool:
+        found = tx.run(Q.import_native.text, params).single()
+        if found is None or list(found["missing"]):
+            return True
+        misfits = list(found["misfits"])
+        if misfits:
+            extra = batch_params(workspace, collection, rows.misfits(misfits), (), import_id)
+            tx.run(Q.record_batch.text, extra).consume()
+        return False
+
+    try:
+        stopped = store.write_transaction(work, what)
+    except StoreUnavailable:
+        raise
+    except StoreError as e:
+        code = e.__cause__.code if isinstance(e.__cause__, Neo4jError) else None
+        if code != _STOPPED:
             raise RecordingFailed(f"{what} failed and was rolled back: {e}") from e
+        stopped = True
     if stopped:
         raise ImportAborted(f"{what}: import {import_id} is no longer running (it was rolled back); nothing written")
