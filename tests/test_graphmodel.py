@@ -10,8 +10,9 @@ from rdflib.term import BNode, Literal, URIRef
 from tgneo.errors import MappingError
 from tgneo.graphmodel import compile_quads, decompile, native_value
 from tgneo.mapping import PROP_BY_NAME
+from tgneo.native import Namespaces
 from tgneo.rdf.terms import Quad, QuotedTriple
-from tgneo.vocab import GRAPH_RETRIEVAL, RDF, TG
+from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, RDF, TG, XSD
 
 
 @pytest.mark.parametrize(
@@ -43,7 +44,7 @@ def test_a_literal_subject_is_refused() -> None:
 
 def test_an_entity_gets_labels_from_its_types_and_the_graph_mixin() -> None:
     batch = compile_quads([Quad(URIRef("urn:f"), RDF.type, TG.Focus, GRAPH_RETRIEVAL)])
-    assert batch.entities == [{"uri": "urn:f", "graph": GRAPH_RETRIEVAL, "labels": ["Explain", "Focus"], "props": {}}]
+    assert batch.entities == [{"uri": "urn:f", "graph": GRAPH_RETRIEVAL, "labels": ["TgExplain", "Focus"], "props": {}}]
 
 
 def test_a_quoted_triple_becomes_one_statement_however_often_it_is_referenced() -> None:
@@ -54,8 +55,47 @@ def test_a_quoted_triple_becomes_one_statement_however_often_it_is_referenced() 
         Quad(edge.s, edge.p, edge.o, ""),
     ])  # fmt: skip
     assert len(batch.statements) == 1
-    assert batch.statements[0]["asserted"] == [""]
+    assert batch.statements[0]["asserted"] == []  # quoted only: the default graph asserts it natively
+    ((key, literal),) = [(r["key"], (r["values"], r["tags"])) for r in batch.literals]
+    assert key == Namespaces().property_key("urn:p") and literal == (["o"], ["@en"])
     assert {link["from"] for link in batch.statement_links} == {"urn:e1", "urn:e2"}
+
+
+def test_a_default_graph_triple_with_an_iri_object_is_a_typed_relationship() -> None:
+    batch = compile_quads([Quad(URIRef("http://trustgraph.ai/e/marie-curie"), URIRef("http://trustgraph.ai/e/discovered"),
+                                URIRef("http://trustgraph.ai/e/polonium"), "")])  # fmt: skip
+    assert [(f["s"], f["type"], f["o"], f["iri"]) for f in batch.facts] == [
+        ("http://trustgraph.ai/e/marie-curie", "DISCOVERED", "http://trustgraph.ai/e/polonium",
+         "http://trustgraph.ai/e/discovered")
+    ]  # fmt: skip
+    assert batch.statements == [] and batch.literals == []
+    assert batch.prefixes == []  # the default namespace needs no stored prefix
+
+
+def test_a_literal_that_does_not_fit_the_values_of_its_key_stays_a_reified_edge() -> None:
+    s, p = URIRef("urn:x"), URIRef("http://ex.org/v")
+    batch = compile_quads([Quad(s, p, Literal("1", datatype=XSD.integer), ""), Quad(s, p, Literal("one"), "")])
+    assert batch.literals[0]["values"] == [1]
+    assert [(st["props"]["o"], st["asserted"]) for st in batch.statements] == [("one", [""])]
+
+
+def test_a_triple_in_another_named_graph_is_a_reified_edge_asserted_there() -> None:
+    batch = compile_quads([Quad(URIRef("urn:s"), URIRef("urn:p"), URIRef("urn:o"), "urn:g")])
+    assert batch.facts == [] and [st["asserted"] for st in batch.statements] == [["urn:g"]]
+
+
+def test_a_containment_annotation_becomes_a_property_of_its_relationship() -> None:
+    fact = QuotedTriple(URIRef("urn:s"), URIRef("urn:p"), URIRef("urn:o"))
+    sg = URIRef("urn:sg")
+    contains = QuotedTriple(sg, TG.contains, fact)
+    batch = compile_quads([
+        Quad(sg, TG.contains, fact, GRAPH_SOURCE),
+        Quad(contains, TG.sourceText, Literal("S p O."), GRAPH_SOURCE),
+        Quad(contains, TG.sourceCharOffset, Literal("4"), GRAPH_SOURCE),
+    ])  # fmt: skip
+    (link,) = batch.statement_links
+    assert link["props"] == {"sourceText": "S p O.", "sourceCharOffset": 4}
+    assert len(batch.statements) == 1  # the fact only: the annotations are no statements of their own
 
 
 def test_blank_nodes_keep_their_kind() -> None:

@@ -11,32 +11,35 @@ Why nothing is hand-written: every class, property and relationship is generated
 :mod:`tgneo.mapping` (``CLASSES``, ``PROPERTIES``, ``RELATIONSHIPS``) and :class:`tgneo.vocab.Label`, so a
 row added to the table appears here with no second schema to keep in step.
 
-* One class per :class:`~tgneo.vocab.Label`, named and labelled by its value: ``Resource``, ``Statement``,
-  ``Explain``, ``Source``, ``Content`` and one per ``ClassMap`` (``Question``, ``GraphRagQuestion``,
-  ``Focus``, ``EdgeSelection``, ``Subgraph``, ``Document``, …). Each has exactly its own label
-  (``Question.nodes`` matches ``(:Question)``), because they all derive from an abstract base.
+* One class per :class:`~tgneo.vocab.Label`, named and labelled by its value: ``TgResource``, ``TgStatement``,
+  ``TgExplain``, ``TgSource``, ``TgContent``, ``Tgneo`` and one per ``ClassMap`` (``Question``,
+  ``GraphRagQuestion``, ``Focus``, ``EdgeSelection``, ``TgSubgraph``, ``TgDocument``, …). Each has exactly its
+  own label (``Question.nodes`` matches ``(:Question)``), because they all derive from an abstract base.
 * Resource-like classes carry ``workspace``, ``collection``, ``uri``, ``kind``, ``graph``, every mapped
   property (``query``, ``startedAtTime``, ``score``, ``concept`` …, typed from the table) and every mapped
   relationship under its ``RelMap.attr`` (``derived_from``, ``selected_edges``, ``edge``, ``contains``,
   ``documents`` …; a name neomodel reserves gets a trailing underscore, see :func:`attribute_name`),
   plus the reverse navigations of :data:`REVERSE` (``derived_by``, ``generated``, ``subject_of``,
-  ``object_of``), and ``text``/``contentType``, which a ``:Content`` node (a librarian document) sets.
-* ``Statement`` carries ``statement_id`` (the stored ``id``; neomodel reserves ``id``), ``s``, ``s_kind``,
-  ``p``, ``o``, ``o_kind``, ``o_datatype``, ``o_lang``, ``asserted_in`` and navigates to ``subject``,
-  ``predicate``, ``object`` (Resources), ``subject_statement`` / ``object_statement`` (nested quoted
-  triples), ``subgraphs`` (the Subgraphs that ``CONTAINS`` it) and ``selected_by`` (the EdgeSelections
+  ``object_of``), and ``text``/``contentType``, which a ``:TgContent`` node (a librarian document) sets.
+  The knowledge graph's own facts are typed relationships and properties no table declares (their names
+  come from the data, :mod:`tgneo.native`); read them with Cypher or ``node.__properties__``.
+* ``TgStatement`` carries ``statement_id`` (the stored ``id``; neomodel reserves ``id``), ``s``, ``s_kind``,
+  ``p``, ``o``, ``o_kind``, ``o_datatype``, ``o_lang``, ``key``, ``o_tag``, ``asserted_in`` and navigates to
+  ``subject``, ``object`` (TgResources), ``subject_statement`` / ``object_statement`` (nested quoted
+  triples), ``subgraphs`` (the TgSubgraphs that ``CONTAINS`` it) and ``selected_by`` (the EdgeSelections
   whose ``EDGE`` it is).
 
-Multi-label nodes: a stored entity has several labels (``:Resource:Explain:ProvEntity:Question:
+Multi-label nodes: a stored entity has several labels (``:Tgneo:TgResource:TgExplain:ProvEntity:Question:
 GraphRagQuestion``). neomodel 7 resolves a returned node to a class by its label set: an exact match of
 a class's own labels, else a class whose labels are a subset and whose ``__optional_labels__`` cover the
-rest. Only ``Resource`` declares optional labels (every tgneo label but ``Statement``), so that resolution is never
-ambiguous (with several candidates neomodel would pick by ``frozenset`` iteration order, which changes
-between processes). ``Resource.inflate`` then returns an instance of a class combining *every* tgneo
-class the node is labelled with: ``isinstance(q, Question)``, ``isinstance(q, GraphRagQuestion)`` and
-``isinstance(q, Resource)`` all hold, and ``type(q).__name__`` is the label set, most specific first
-(``"GraphRagQuestion_Question_ProvEntity_Explain_Resource"``). A node that also carries a label outside
-tgneo's vocabulary cannot be resolved by neomodel (``NodeClassNotDefined``).
+rest. Only ``TgResource`` declares every other label optional (all but ``TgStatement``), and the classes of
+nodes that are no resource (``TgStatement``, ``TgImport``, …) declare only ``Tgneo``, so that resolution is
+never ambiguous (with several candidates neomodel would pick by ``frozenset`` iteration order, which
+changes between processes). ``TgResource.inflate`` then returns an instance of a class combining *every*
+tgneo class the node is labelled with: ``isinstance(q, Question)``, ``isinstance(q, GraphRagQuestion)`` and
+``isinstance(q, TgResource)`` all hold, and ``type(q).__name__`` is the label set, most specific first
+(``"GraphRagQuestion_Question_ProvEntity_TgExplain_TgResource_Tgneo"``). A node that also carries a label
+outside tgneo's vocabulary cannot be resolved by neomodel (``NodeClassNotDefined``).
 
 Values: properties are stored natively (integers, floats, ``DateTime``, lists), but the graph model keeps
 a literal as its exact text when it is not canonical (``tgneo.graphmodel.native_value``: ``"007"`` for an
@@ -176,13 +179,12 @@ reader takes the other way, e.g. from a knowledge-graph edge back to the chunk i
 
 _STATEMENT_PARTS: tuple[tuple[str, Rel, Label], ...] = (
     ("subject", Rel.SUBJECT, Label.RESOURCE),
-    ("predicate", Rel.PREDICATE, Label.RESOURCE),
     ("object", Rel.OBJECT, Label.RESOURCE),
     ("subject_statement", Rel.SUBJECT, Label.STATEMENT),
     ("object_statement", Rel.OBJECT, Label.STATEMENT),
 )
 # neomodel matches a traversal's target by one label, and a quoted triple's subject or object may be
-# another :Statement rather than a :Resource; hence a second attribute for the nested case.
+# another :TgStatement rather than a :TgResource; hence a second attribute for the nested case.
 
 
 def _target(label: Label) -> str:
@@ -297,11 +299,14 @@ def _make(name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> type
 
 def _build() -> dict[Label, type[TgNode]]:
     classes: dict[Label, type[TgNode]] = {}
+    classes[Label.BASE] = _make(Label.BASE.value, (TgNode,), _node_namespace(
+        Label.BASE, "Any node tgneo wrote (every one carries ``:Tgneo``, so a shared database tells tgneo's apart)."
+    ))  # fmt: skip
     for label in (Label.RESOURCE, Label.EXPLAIN, Label.SOURCE):
         doc = f"Any node labelled ``:{label.value}`` (a structural label of the graph model, DESIGN §3)."
         namespace = _resource_namespace(label, doc)
         if label == Label.RESOURCE:
-            # The one class neomodel may resolve a multi-label node to: every other tgneo label is optional.
+            # The one class neomodel may resolve a resource to: every other tgneo label is optional on it.
             namespace["__optional_labels__"] = [m.value for m in Label if m not in (Label.RESOURCE, Label.STATEMENT)]
         classes[label] = _make(label.value, (TgNode,), namespace)
 
@@ -313,10 +318,11 @@ def _build() -> dict[Label, type[TgNode]]:
         classes[row.label] = _make(row.label.value, (TgNode,), _resource_namespace(row.label, doc))
 
     statement = _node_namespace(
-        Label.STATEMENT, "A reified triple ``(s, p, o)``: one node per statement per workspace and collection."
+        Label.STATEMENT, "A reified edge ``(s, p, o)``: one node per quoted triple per workspace and collection."
     )
     statement.update(
         {
+            "__optional_labels__": [Label.BASE.value],
             "statement_id": StringProperty(db_property="id"),
             "s": StringProperty(),
             "s_kind": StringProperty(),
@@ -325,6 +331,8 @@ def _build() -> dict[Label, type[TgNode]]:
             "o_kind": StringProperty(),
             "o_datatype": StringProperty(),
             "o_lang": StringProperty(),
+            "key": StringProperty(),
+            "o_tag": StringProperty(),
             "asserted_in": LenientArrayProperty(StringProperty()),
             "_key": lambda self: f"{self.s} {self.p} {self.o}",
         }
@@ -336,8 +344,12 @@ def _build() -> dict[Label, type[TgNode]]:
         (Label.IMPORT, "The journal of an import still being written or undone (``store.imports``)."),
         (Label.IMPORT_UNDO, "What an unfinished import changed on an older node (``store.imports``)."),
         (Label.RETENTION_POLICY, "A collection's stored retention policy (``store.retention``)."),
+        (Label.PREFIX, "One row of a collection's namespace table (``tgneo.native``)."),
+        (Label.STORE, "The record of the graph model the database holds (``store.model``)."),
     ):
-        classes[label] = _make(label.value, (TgNode,), _node_namespace(label, doc))
+        namespace = _node_namespace(label, doc)
+        namespace["__optional_labels__"] = [Label.BASE.value]
+        classes[label] = _make(label.value, (TgNode,), namespace)
     return classes
 
 

@@ -117,7 +117,7 @@ RESERVED_KEYS = frozenset(
         "tg_stale_at", "tg_hold", "tg_held_by", "tg_held_at", "tg_pruning", "tg_sweeping", "max_age_seconds",
         "max_traces", "set_by", "set_at",
         # the namespace table and the model version
-        "prefix", "namespace", "model", "migration",
+        "prefix", "namespace", "model", "migration", "vectorDimensions", "updatedAt",
     }
     | {row.prop for row in PROPERTIES}
 )  # fmt: skip

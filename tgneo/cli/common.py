@@ -36,11 +36,15 @@ _UNWRAPPED = 1_000_000
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A console laid out for a terminal, or unwrapped when its stream is piped or redirected."""
-    console = Console(stderr=stderr, highlight=False)
+    """A console laid out for a terminal, or unwrapped when its stream is piped or redirected.
+
+    Emoji codes are off: a user's text (a URI holding ``:smile:``, a pasted list with ``:question:``) is
+    printed as typed, never as a picture. Markup in user text is escaped where it is printed.
+    """
+    console = Console(stderr=stderr, highlight=False, emoji=False)
     if console.is_terminal:
         return console
-    return Console(stderr=stderr, highlight=False, width=_UNWRAPPED, soft_wrap=True)
+    return Console(stderr=stderr, highlight=False, emoji=False, width=_UNWRAPPED, soft_wrap=True)
 
 
 out = make_console()

@@ -12,7 +12,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from tgneo.cli.common import err, fails_cleanly, out, spinner
+from tgneo.cli.common import err, fails_cleanly, out, progress_bar, spinner
 from tgneo.config import default_home
 from tgneo.provision.server import DEFAULT_INSTANCE
 
@@ -127,6 +127,43 @@ def db_env(instance: str) -> None:
         err.print(f"[yellow]note:[/] instance {instance!r} is not running (tgneo db start)")
     pairs = " ".join(f"{k}={shlex.quote(v)}" for k, v in status.env().items())
     out.print(f"export {pairs}", soft_wrap=True)
+
+
+@db.command("migrate")
+@fails_cleanly
+def db_migrate() -> None:
+    """Move a database written by an earlier tgneo to the current graph model, in place.
+
+    \b
+    Graph model 1 kept every triple as a :Statement node between :Resource nodes, under labels other
+    tools use (Document, Chunk, Resource). Model 2 keeps the knowledge graph as typed relationships and
+    property values (MATCH (a)-[:DISCOVERED]->(b) reads it), a reified edge only where provenance
+    quotes one, and tgneo's own Tg… labels. Until a database is migrated, every other command refuses
+    it. The migration runs in batches, each its own transaction, and can be killed and run again at
+    any point; it reads NEO4J_* (or the local server) like every command. Back the database up first
+    if you may want model 1 back: the migration does not keep it.
+    """
+    from tgneo.store import Store
+    from tgneo.store.migrate import migrate
+
+    with Store.from_settings(check_model=False) as store, progress_bar() as bar:
+        tasks: dict[str, Any] = {}
+
+        def note(step: str, done: int, total: int | None) -> None:
+            if step not in tasks:
+                tasks[step] = bar.add_task(f"migrating: {step}", total=total)
+            bar.advance(tasks[step], done)
+
+        report = migrate(store, note)
+    if report.already_current:
+        err.print("the database already holds the current graph model; nothing to migrate")
+        return
+    err.print(
+        f"migrated: {report.relabelled} nodes relabelled, {report.facts} facts made native "
+        f"({report.statements_deleted} statement nodes no longer needed, {report.statements_kept} kept as quoted "
+        f"edges), {report.resources_deleted} bare predicate nodes removed, {len(report.dropped)} old indexes "
+        f"and constraints replaced"
+    )
 
 
 COMMANDS = [db]

@@ -107,7 +107,7 @@ def search_schema(dimensions: int) -> tuple[SchemaItem, ...]:
     )
 
 
-def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list[str]:
+def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA, *, mark: bool = True) -> list[str]:
     """Create every constraint and index that is missing, wait until they are online, check that each is
     there under its name, record the graph model, and return the DDL run.
 
@@ -123,7 +123,8 @@ def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA) -> list
     for item in items:
         if item.name not in present:
             raise SchemaConflict(_conflict(store, item))
-    mark_current(store)
+    if mark:
+        mark_current(store)
     return statements
 
 
