@@ -50,9 +50,9 @@ def load(store: Store, collection: str, *paths: Path, workspace: str = "w", **se
 
 _COLLECTION_NODES = """
 CALL () {
-  MATCH (n:Resource {workspace: $w, collection: $c}) WHERE n.uri IS NOT NULL RETURN n
+  MATCH (n:TgResource {workspace: $w, collection: $c}) WHERE n.uri IS NOT NULL RETURN n
   UNION
-  MATCH (n:Statement {workspace: $w, collection: $c}) WHERE n.id IS NOT NULL RETURN n
+  MATCH (n:TgStatement {workspace: $w, collection: $c}) WHERE n.id IS NOT NULL RETURN n
 }
 """
 

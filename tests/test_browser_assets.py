@@ -79,11 +79,11 @@ def test_the_caption_browser_picks_for_each_node_of_a_trace_has_its_values(
 ) -> None:
     """Browser applies the last rule whose labels a node has; that rule's caption properties are on the node."""
     nodes = query(store, """
-        MATCH (:Resource {workspace: $w, collection: $c, uri: $t})<-[:WAS_DERIVED_FROM]-*(s:Explain)
+        MATCH (:TgResource {workspace: $w, collection: $c, uri: $t})<-[:WAS_DERIVED_FROM]-*(s:TgExplain)
         CALL (s) {
           RETURN s AS n
           UNION
-          MATCH p = (s)-[:SELECTED_EDGE]->()-[:EDGE]->()<-[:CONTAINS]-()-[:WAS_DERIVED_FROM]->{1,8}(:Document)
+          MATCH p = (s)-[:SELECTED_EDGE]->()-[:EDGE]->()<-[:CONTAINS]-()-[:WAS_DERIVED_FROM]->{1,8}(:TgDocument)
           UNWIND nodes(p) AS n RETURN n
           UNION
           MATCH (s)-[:SELECTED_EDGE]->()-[:EDGE]->()-[:SUBJECT|OBJECT]->(n) RETURN n

@@ -45,9 +45,9 @@ def totals(store: Store, collection: str) -> dict[str, int]:
             CALL () { MATCH (n:Focus {collection: $c}) RETURN count(n) AS focus }
             CALL () { MATCH (n:Synthesis {collection: $c}) RETURN count(n) AS synthesis }
             CALL () { MATCH (n:EdgeSelection {collection: $c}) RETURN count(n) AS selections }
-            CALL () { MATCH (n:Statement {collection: $c}) RETURN count(n) AS statements }
+            CALL () { MATCH (n:TgStatement {collection: $c}) RETURN count(n) AS statements }
             CALL () { MATCH (:EdgeSelection {collection: $c})-[r:EDGE]->() RETURN count(r) AS edge_links }
-            CALL () { MATCH (:Statement {collection: $c})-[r:SUBJECT]->() RETURN count(r) AS subject_links }
+            CALL () { MATCH (:TgStatement {collection: $c})-[r:SUBJECT]->() RETURN count(r) AS subject_links }
             RETURN focus, synthesis, selections, statements, edge_links, subject_links
             """,
             c=collection,

@@ -169,7 +169,7 @@ def test_every_session_kind_has_one_engine_found_by_any_of_its_names() -> None:
 
 def get_trace_count(store: Store, collection: str) -> int:
     with store.driver.session(database=store.database) as session:
-        record = session.run("MATCH (n:Explain {collection: $c}) RETURN count(n) AS n", c=collection).single()
+        record = session.run("MATCH (n:TgExplain {collection: $c}) RETURN count(n) AS n", c=collection).single()
     assert record is not None
     return int(record["n"])
 

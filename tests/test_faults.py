@@ -79,9 +79,9 @@ def test_the_health_check_passes_answered_questions_and_names_a_half_written_ste
     list(GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, W, collection)))
     assert half_written(store, W) == []
     orphan = f"urn:trustgraph:prov:focus:{uuid.uuid4()}"
-    query(store, """CREATE (:Resource:Explain:ProvEntity:Focus
+    query(store, """CREATE (:TgResource:TgExplain:ProvEntity:Focus
                      {workspace: $w, collection: $c, uri: $u, kind: 'iri', graph: 'urn:graph:retrieval'})""",
           w=W, c=collection, u=orphan)  # fmt: skip
     assert [(p.uri, p.problem) for p in half_written(store, W)] == [(orphan, "orphan step")]
-    query(store, "MATCH (n:Resource {workspace: $w, collection: $c, uri: $u}) DELETE n", w=W, c=collection, u=orphan)
+    query(store, "MATCH (n:TgResource {workspace: $w, collection: $c, uri: $u}) DELETE n", w=W, c=collection, u=orphan)
     assert half_written(store, W) == []

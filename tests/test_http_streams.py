@@ -44,7 +44,7 @@ def shape(messages: list[dict[str, Any]]) -> list[str]:
 
 
 def stored_uris(store: Store, workspace: str, collection: str, uris: list[str]) -> set[str]:
-    rows = query(store, "MATCH (n:Resource {workspace: $w, collection: $c}) WHERE n.uri IN $uris AND n:Explain "
+    rows = query(store, "MATCH (n:TgResource {workspace: $w, collection: $c}) WHERE n.uri IN $uris AND n:TgExplain "
                  "RETURN n.uri AS uri", w=workspace, c=collection, uris=uris)  # fmt: skip
     return {r["uri"] for r in rows}
 
@@ -140,8 +140,8 @@ def _steps_after_hanging_up(
             break
         calls = now
     tenant = slow_served.a
-    rows = query(store, "MATCH (q:Resource {workspace: $w, collection: $c, uri: $u}) "
-                 "OPTIONAL MATCH (s:Explain)-[:WAS_DERIVED_FROM]->+(q) UNWIND labels(s) AS label "
+    rows = query(store, "MATCH (q:TgResource {workspace: $w, collection: $c, uri: $u}) "
+                 "OPTIONAL MATCH (s:TgExplain)-[:WAS_DERIVED_FROM]->+(q) UNWIND labels(s) AS label "
                  "RETURN collect(DISTINCT label) AS labels",
                  w=tenant.workspace, c=tenant.collection, u=root)  # fmt: skip
     return calls - calls_before, set(rows[0]["labels"])

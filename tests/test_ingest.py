@@ -20,6 +20,7 @@ from tgneo.llm.base import Completion, Task
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
+from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import source_chain
 from tgneo.vocab import RDFS
 
@@ -38,16 +39,18 @@ def test_every_statement_traces_to_its_document_through_subgraph_chunk_and_secti
     assert report.loaded == 2 and report.statements > 20
     rows = query(
         store,
-        """MATCH (st:Statement {workspace: $w, collection: $c}) WHERE '' IN st.asserted_in
-        OPTIONAL MATCH (st)<-[:CONTAINS]-(sg:Subgraph)-[:WAS_DERIVED_FROM]->(ch:Chunk)
-              -[:WAS_DERIVED_FROM]->(sec:Section)-[:WAS_DERIVED_FROM]->(doc:Document)
+        """MATCH (st:TgStatement {workspace: $w, collection: $c})
+        OPTIONAL MATCH (st)<-[:CONTAINS]-(sg:TgSubgraph)-[:WAS_DERIVED_FROM]->(ch:TgChunk)
+              -[:WAS_DERIVED_FROM]->(sec:TgSection)-[:WAS_DERIVED_FROM]->(doc:TgDocument)
         RETURN st.id AS id, count(doc) AS chains""",
         w=W, c=collection,
     )  # fmt: skip
     assert len(rows) == report.statements
     assert [r for r in rows if r["chains"] == 0] == []
+    facts = [q for q in export_quads(store, W, collection) if q.g == ""]  # the knowledge graph asserts each natively
+    assert {edge_id(q.s, q.p, q.o) for q in facts} == {r["id"] for r in rows}
     chain = source_chain(store, W, collection, rows[0]["id"])["sources"][0]["chain"]
-    assert [n["labels"] for n in chain][-1].count("Document") == 1
+    assert [n["labels"] for n in chain][-1].count("TgDocument") == 1
     assert all("embedding" not in n["props"] for n in chain)  # a reader of a trace gets no vectors
 
 
@@ -57,29 +60,29 @@ def test_each_derived_node_was_generated_by_an_activity_of_its_component(
     load(store, collection, corpus, size=300, overlap=50)
     rows = query(
         store,
-        """MATCH (n:Source {workspace: $w, collection: $c}) WHERE n:Section OR n:Chunk OR n:Subgraph
+        """MATCH (n:TgSource {workspace: $w, collection: $c}) WHERE n:TgSection OR n:TgChunk OR n:TgSubgraph
         MATCH (n)-[:WAS_GENERATED_BY]->(a:ProvActivity)-[:WAS_ASSOCIATED_WITH]->(agent:ProvAgent)
         MATCH (a)-[:USED]->(input)<-[:WAS_DERIVED_FROM]-(n)
-        RETURN [l IN labels(n) WHERE l IN ['Section', 'Chunk', 'Subgraph']][0] AS kind, agent.label AS agent,
+        RETURN [l IN labels(n) WHERE l IN ['TgSection', 'TgChunk', 'TgSubgraph']][0] AS kind, agent.label AS agent,
                a.componentVersion AS version, a.startedAtTime IS NOT NULL AS timed, a.llmModel AS model,
                a.chunkSize AS size, a.chunkOverlap AS overlap""",
         w=W, c=collection,
     )  # fmt: skip
     kinds = {(r["kind"], r["agent"]) for r in rows}
-    assert kinds == {("Section", "markdown-decoder"), ("Section", "text-decoder"), ("Chunk", "chunker"),
-                     ("Subgraph", "kg-extractor")}  # fmt: skip
+    assert kinds == {("TgSection", "markdown-decoder"), ("TgSection", "text-decoder"), ("TgChunk", "chunker"),
+                     ("TgSubgraph", "kg-extractor")}  # fmt: skip
     assert all(r["version"] == __version__ and r["timed"] for r in rows)
-    assert {r["model"] for r in rows if r["kind"] == "Subgraph"} == {"tgneo-offline"}
-    assert {(r["size"], r["overlap"]) for r in rows if r["kind"] == "Chunk"} == {(300, 50)}
+    assert {r["model"] for r in rows if r["kind"] == "TgSubgraph"} == {"tgneo-offline"}
+    assert {(r["size"], r["overlap"]) for r in rows if r["kind"] == "TgChunk"} == {(300, 50)}
 
 
 def test_the_same_entity_named_in_two_documents_is_one_node(store: Store, collection: str, corpus: Path) -> None:
     load(store, collection, corpus)
     rows = query(
         store,
-        """MATCH (e:Resource {workspace: $w, collection: $c, uri: $uri})
+        """MATCH (e:TgResource {workspace: $w, collection: $c, uri: $uri})
         RETURN count(e) AS nodes, e.name AS name, COLLECT {
-          MATCH (e)<-[:SUBJECT|OBJECT]-(:Statement)<-[:CONTAINS]-(:Subgraph)-[:WAS_DERIVED_FROM]->{3}(d:Document)
+          MATCH (e)<-[:SUBJECT|OBJECT]-(:TgStatement)<-[:CONTAINS]-(:TgSubgraph)-[:WAS_DERIVED_FROM]->{3}(d:TgDocument)
           RETURN DISTINCT d.title } AS documents""",
         w=W, c=collection, uri=str(entity_iri("Marie Curie")),
     )  # fmt: skip
@@ -91,15 +94,15 @@ def test_every_entity_and_relation_is_labelled_in_the_default_graph(
     store: Store, collection: str, corpus: Path
 ) -> None:
     load(store, collection, corpus)
-    unlabelled = query(
+    facts = query(
         store,
-        """MATCH (st:Statement {workspace: $w, collection: $c})-[:SUBJECT|PREDICATE|OBJECT]->(r:Resource)
-        WHERE '' IN st.asserted_in AND st.p <> $label AND r.uri <> $label
-        AND NOT EXISTS { MATCH (r)<-[:SUBJECT]-(l:Statement {p: $label}) WHERE '' IN l.asserted_in }
-        RETURN DISTINCT r.uri AS uri""",
-        w=W, c=collection, label=str(RDFS.label),
+        """MATCH (a:TgResource {workspace: $w, collection: $c})-[r]->(b:TgResource) WHERE r.iri IS NOT NULL
+        OPTIONAL MATCH (p:TgResource {workspace: $w, collection: $c, uri: r.iri})
+        RETURN a.uri AS a, a.name AS a_name, r.iri AS p, p.name AS p_name, b.uri AS b, b.name AS b_name""",
+        w=W, c=collection,
     )  # fmt: skip
-    assert unlabelled == []
+    assert len(facts) > 10
+    assert [f for f in facts if not (f["a_name"] and f["p_name"] and f["b_name"])] == []
 
 
 def test_loading_the_same_documents_twice_changes_nothing(store: Store, collection: str, corpus: Path) -> None:
@@ -124,7 +127,7 @@ def test_a_broken_pdf_and_binary_garbage_are_named_and_skipped_and_the_rest_load
     assert "is not a readable PDF" in reasons[str(folder / "broken.pdf")]
     assert "is not UTF-8 text" in reasons[str(folder / "noise.txt")]
     assert report.loaded == 1
-    titles = query(store, "MATCH (d:Document {workspace: $w, collection: $c}) RETURN d.title AS t", w=W, c=collection)
+    titles = query(store, "MATCH (d:TgDocument {workspace: $w, collection: $c}) RETURN d.title AS t", w=W, c=collection)
     assert titles == [{"t": "Marie Curie"}]
 
 
@@ -134,7 +137,7 @@ def test_chunks_keep_the_size_and_overlap_and_their_offsets_point_into_their_sec
     load(store, collection, corpus, size=60, overlap=20)
     rows = query(
         store,
-        """MATCH (c:Chunk {workspace: $w, collection: $c})-[:WAS_DERIVED_FROM]->(s:Section)
+        """MATCH (c:TgChunk {workspace: $w, collection: $c})-[:WAS_DERIVED_FROM]->(s:TgSection)
         RETURN c.text AS text, c.charOffset AS offset, c.charLength AS length, c.chunkIndex AS i,
                s.text AS section, s.uri AS parent ORDER BY parent, i""",
         w=W, c=collection,
@@ -153,7 +156,7 @@ def test_a_changed_document_replaces_its_previous_version(store: Store, collecti
     write(folder, {"warsaw.txt": WARSAW.replace("Frederic Chopin grew up in Warsaw.", "Warsaw lies in Masovia.")})
     report = load(store, collection, folder)
     assert (report.loaded, report.replaced) == (1, 1) and report.retracted > 0
-    uris = {r["uri"] for r in query(store, "MATCH (n:Resource {workspace: $w, collection: $c}) RETURN n.uri AS uri",
+    uris = {r["uri"] for r in query(store, "MATCH (n:TgResource {workspace: $w, collection: $c}) RETURN n.uri AS uri",
                                      w=W, c=collection)}  # fmt: skip
     assert str(entity_iri("Frederic Chopin")) not in uris and str(entity_iri("Masovia")) in uris
     fresh = f"{collection}-fresh"
@@ -180,7 +183,8 @@ def test_a_document_the_model_answers_garbage_for_is_skipped_whole_naming_the_ch
     (name, reason), = report.skipped  # fmt: skip
     assert name.endswith("warsaw.txt") and "People, chunk 1: extraction failed" in reason
     assert report.loaded == 1
-    sections = query(store, "MATCH (s:Section {workspace: $w, collection: $c}) RETURN s.label AS l", w=W, c=collection)
+    sections = query(store, "MATCH (s:TgSection {workspace: $w, collection: $c}) RETURN s.label AS l",
+                     w=W, c=collection)  # fmt: skip
     assert {r["l"] for r in sections} == {"Marie Curie", "Discoveries"}  # nothing of warsaw.txt
 
 
@@ -221,7 +225,7 @@ def test_traces_that_used_a_replaced_version_keep_their_edges_and_chunk_links(
     folder = write(tmp_path / "v1", {"warsaw.txt": WARSAW})
     load(store, collection, folder)
     chopin = QuotedTriple(entity_iri("Frederic Chopin"), entity_iri("grew up in"), entity_iri("Warsaw"))
-    (chunk,) = query(store, "MATCH (c:Chunk {workspace: $w, collection: $c}) WHERE c.text CONTAINS 'Chopin' "
+    (chunk,) = query(store, "MATCH (c:TgChunk {workspace: $w, collection: $c}) WHERE c.text CONTAINS 'Chopin' "
                             "RETURN c.uri AS uri", w=W, c=collection)  # fmt: skip
     recorder = Recorder(store, W, collection)
     docrag = scenarios.docrag(chunk["uri"])
@@ -238,9 +242,9 @@ def test_traces_that_used_a_replaced_version_keep_their_edges_and_chunk_links(
     trace = get_trace(store, W, collection, graphrag[0][0].uri)
     (focus_step,) = [s for s in trace["steps"] if s["type"] == "Focus"]
     assert [(e["statement"]["s"], e["statement"]["o"]) for e in focus_step["edges"]] == [(str(chopin.s), str(chopin.o))]
-    (edge,) = query(store, "MATCH (st:Statement {workspace: $w, collection: $c, id: $id}) RETURN st.asserted_in AS a",
+    (edge,) = query(store, "MATCH (st:TgStatement {workspace: $w, collection: $c, id: $id}) RETURN st.asserted_in AS a",
                     w=W, c=collection, id=edge_id(chopin.s, chopin.p, chopin.o))  # fmt: skip
     assert edge["a"] == []  # no longer a fact of the knowledge graph, still the edge the trace selected
     kept = query(store, "MATCH (:ChunkSelection {workspace: $w, collection: $c})-[:DOCUMENT]->(n) RETURN n.uri AS uri, "
                         "labels(n) AS labels", w=W, c=collection)  # fmt: skip
-    assert kept == [{"uri": chunk["uri"], "labels": ["Resource"]}]
+    assert [(k["uri"], sorted(k["labels"])) for k in kept] == [(chunk["uri"], ["TgResource", "Tgneo"])]

@@ -105,7 +105,11 @@ def test_two_predicates_never_share_a_type_or_a_key(a: str, b: str) -> None:
         (Literal("1.0E2", datatype=XSD.double, normalize=False), "1.0E2", "^^" + str(XSD.double)),
         (Literal("true", datatype=XSD.boolean), True, ""),
         (Literal("1867-11-07", datatype=XSD.date), date(1867, 11, 7), ""),
-        (Literal("2025-06-01T10:15:30Z", datatype=XSD.dateTime, normalize=False), datetime(2025, 6, 1, 10, 15, 30, tzinfo=UTC), ""),
+        (
+            Literal("2025-06-01T10:15:30Z", datatype=XSD.dateTime, normalize=False),
+            datetime(2025, 6, 1, 10, 15, 30, tzinfo=UTC),
+            "",
+        ),
         (Literal("1867", datatype=XSD.gYear), "1867", "^^" + str(XSD.gYear)),
         (Literal("x", datatype=XSD.string), "x", "^^" + str(XSD.string)),
     ],

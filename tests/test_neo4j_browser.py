@@ -144,7 +144,7 @@ def test_the_guide_draws_the_trace_with_tgneo_colours_and_captions(
     nodes = nb.drawn_nodes(graph)
     nb.page.screenshot(path=screenshot_path("neo4j-browser-trace-graph"))
     question = query(store, "MATCH (q:Question {uri: $u}) RETURN q.query AS text", u=setup.trace)[0]["text"]
-    titles = [r["t"] for r in query(store, "MATCH (d:Document {workspace: $w, collection: $c}) RETURN d.title AS t",
+    titles = [r["t"] for r in query(store, "MATCH (d:TgDocument {workspace: $w, collection: $c}) RETURN d.title AS t",
                                     w=WORKSPACE, c=COLLECTION)]  # fmt: skip
 
     def coloured(label: Label) -> list[DrawnNode]:

@@ -7,9 +7,50 @@ import re
 import pytest
 
 from tgneo.mapping import KNOWN_LABELS, KNOWN_REL_TYPES
+from tgneo.native import RESERVED_KEYS
+from tgneo.store.migrate import Legacy
 from tgneo.store.queries import ALL, CypherQuery, Q, parse
 
 QUERIES = sorted(ALL.values(), key=lambda q: q.name)
+PARAMETER_FIELDS = frozenset(
+    {
+        # fields of the rows queries take as $parameters or build as maps, never properties of a node
+        "props",
+        "depth",
+        "statement_links",
+        "dimensions",
+        "asserted",
+        "role",
+        "nested",
+        "statement",
+        "from",
+        "to",
+        "type",
+        "labels",
+        "values",
+        "tags",
+        "literal",
+        "native",
+        "node",
+        "vector",
+        "query",
+        "text",
+        "chunk",
+        "evidence",
+        "key",
+        "uri",
+        "id",
+        "s",
+        "o",
+        "p",
+        "name",
+        "embedding",
+        "score",
+        "concept",
+        "value",
+        "selection",
+    }
+)
 
 
 def _code(query: CypherQuery) -> str:
@@ -43,8 +84,36 @@ def test_labels_and_relationship_types_come_from_the_vocabulary(query: CypherQue
     rel_groups = re.findall(r"\[\w*:([A-Z_|]+)[\]\s{*]", code)
     types = {t for group in rel_groups for t in group.split("|") if t}
     labels -= types  # `-[:TYPE]` also matches the label pattern after a variable
-    assert labels <= {label.value for label in KNOWN_LABELS}, labels - {label.value for label in KNOWN_LABELS}
-    assert types <= {rel.value for rel in KNOWN_REL_TYPES}, types - {rel.value for rel in KNOWN_REL_TYPES}
+    # only the migration from graph model 1 may still read model 1's names
+    legacy = {name.value for name in Legacy} if query.name.startswith("migrate_") else set()
+    known_labels = {label.value for label in KNOWN_LABELS} | legacy
+    known_types = {rel.value for rel in KNOWN_REL_TYPES} | legacy
+    assert labels <= known_labels, labels - known_labels
+    assert types <= known_types, types - known_types
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
+def test_every_property_a_query_reads_is_structure_never_a_fact(query: CypherQuery) -> None:
+    """A fact's property key comes from its predicate (tgneo.native) and is never one these queries name, so the
+    keys they spell must all be reserved: a knowledge graph could otherwise overwrite or hide structure."""
+    accessed = set(re.findall(r"\b(?:[a-z][a-z_]*)\.([A-Za-z_][A-Za-z0-9_]*)", _code(query)))
+    procedures = {
+        "index",
+        "fulltext",
+        "queryNodes",
+        "vector",
+        "similarity",
+        "cosine",
+        "awaitIndexes",
+        "create",
+        "inSeconds",
+        "seconds",
+        "components",
+        "indexConfig",
+    }  # db.index.fulltext.queryNodes, …
+    assert accessed - procedures <= RESERVED_KEYS | PARAMETER_FIELDS, sorted(
+        accessed - procedures - RESERVED_KEYS - PARAMETER_FIELDS
+    )
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)

@@ -19,13 +19,14 @@ from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tgneo.errors import StoreError, StoreUnavailable
+from tgneo.graphmodel import NativeRows
 from tgneo.rdf.formats import get_format
 from tgneo.rdf.ontology import build_ontology, graph_of, load, validate
 from tgneo.rdf.reader import read_quads
 from tgneo.rdf.star import isomorphic, parse
 from tgneo.rdf.terms import MAX_NESTING, Quad
 from tgneo.store import Store, install_schema
-from tgneo.store.rdfio import import_file, recover
+from tgneo.store.rdfio import export_quads, import_file, recover
 from tgneo.vocab import PROV, RDF, TG
 
 DATA = Path(__file__).parent / "data"
@@ -441,7 +442,7 @@ def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store,
     assert set(quads) == set(parse(shared + own, "nt"))
     with store.driver.session(database=store.database) as session:
         marks = session.run(
-            "MATCH (n {collection: $c}) WHERE n.tg_import IS NOT NULL OR n:Import OR n:ImportUndo RETURN count(n)",
+            "MATCH (n {collection: $c}) WHERE n.tg_import IS NOT NULL OR n:TgImport OR n:TgImportUndo RETURN count(n)",
             c=collection,
         ).single()
     assert marks is not None and marks[0] == 0
@@ -456,40 +457,36 @@ def export_quads_of(store: Store, collection: str) -> list[Quad]:
 # ------------------------------------------------------------------------------------------ the fast path
 PLAIN = (
     "<http://ex.org/a> <http://ex.org/knows> <http://ex.org/b> .\n"
-    '<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "A"@EN .\n'
+    '<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "A"@en .\n'
     '_:x <http://ex.org/age> "7"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
     "<http://ex.org/b> <http://ex.org/knows> _:x .\n"
 )
 
 
-def plain_rows(text: str) -> dict[str, list[list[object]]]:
-    from tgneo.graphmodel import PlainRows
-
-    rows = PlainRows()
+def native_rows(text: str) -> NativeRows:
+    rows = NativeRows()
     for quad in parse(text, "nt"):
-        assert PlainRows.accepts(quad)
+        assert NativeRows.accepts(quad)
         rows.add(quad)
-    return rows.params()
+    return rows.freeze()
 
 
-def statement_links(store: Store, collection: str) -> set[tuple[str, ...]]:
-    """Every statement with its properties and where its SUBJECT, PREDICATE and OBJECT lead."""
+def native_graph(store: Store, collection: str) -> set[tuple[str, ...]]:
+    """Every resource with its properties (marks left out) and every relationship it starts, as stored."""
     rows = query(
         store,
-        "MATCH (st:Statement {workspace: 'w', collection: $c}) "
-        "OPTIONAL MATCH (st)-[:SUBJECT]->(s) OPTIONAL MATCH (st)-[:PREDICATE]->(p) "
-        "OPTIONAL MATCH (st)-[:OBJECT]->(o) "
-        "RETURN st.id, st.s, st.s_kind, st.p, st.o, st.o_kind, st.o_datatype, st.o_lang, st.asserted_in, "
-        "s.uri, p.uri, o.uri",
+        "MATCH (n:TgResource {workspace: 'w', collection: $c}) "
+        "RETURN n.uri AS uri, [k IN keys(n) WHERE NOT k IN ['tg_import', 'collection'] | [k, n[k]]] AS props, "
+        "[(n)-[r]->(m) | [type(r), r.iri, r.id, m.uri]] AS rels",
         c=collection,
     )
-    return {tuple(str(v) for v in row.values()) for row in rows}
+    return {(r["uri"], str(sorted(map(str, r["props"]))), str(sorted(map(str, r["rels"])))) for r in rows}
 
 
 def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, collection: str) -> None:
     from tgneo.graphmodel import compile_quads
     from tgneo.store import imports
-    from tgneo.store.writer import write_batch, write_plain
+    from tgneo.store.writer import write_batch, write_native
 
     install_schema(store)
     general, fast = collection, collection + "-fast"
@@ -497,43 +494,49 @@ def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, co
     write_batch(store, "w", general, compile_quads(parse(PLAIN, "nt")), import_id=job)
     imports.commit(store, "w", general, job)
     job = imports.begin(store, "w", fast, "a", "a.nt")
-    write_plain(store, "w", fast, plain_rows(PLAIN), job)
+    write_native(store, "w", fast, native_rows(PLAIN), job)
     imports.commit(store, "w", fast, job)
-    links = statement_links(store, general)
-    assert len(links) == 4 and links == statement_links(store, fast)
-    assert all(row[9] == row[1] and row[10] == row[3] for row in links)  # SUBJECT and PREDICATE lead to s and p
+    graph = native_graph(store, general)
+    assert len(graph) == 3 and graph == native_graph(store, fast)
+    assert set(export_quads(store, "w", fast, profile="trustgraph")) == set(parse(PLAIN, "nt"))
 
 
 def test_a_fast_batch_of_a_stopped_import_writes_nothing(store: Store, collection: str) -> None:
     from tgneo.errors import ImportAborted
     from tgneo.store import imports
-    from tgneo.store.writer import write_plain
+    from tgneo.store.writer import write_native
 
     install_schema(store)
     job = imports.begin(store, "w", collection, "a", "a.nt")
     imports.rollback(store, "w", collection, job)
     with pytest.raises(ImportAborted, match="no longer running"):
-        write_plain(store, "w", collection, plain_rows(PLAIN), job)
+        write_native(store, "w", collection, native_rows(PLAIN), job)
     assert count_nodes(store, collection) == 0
 
 
-def test_a_fast_batch_merges_into_statements_the_collection_holds(store: Store, collection: str) -> None:
+def test_a_fast_batch_merges_into_the_facts_the_collection_holds(store: Store, collection: str) -> None:
     from tgneo.store import imports
-    from tgneo.store.writer import write_plain
+    from tgneo.store.writer import write_native
 
     install_schema(store)
     first = imports.begin(store, "w", collection, "a", "a.nt")
-    write_plain(store, "w", collection, plain_rows(PLAIN), first)
+    write_native(store, "w", collection, native_rows(PLAIN), first)
     imports.commit(store, "w", collection, first)
-    second = imports.begin(store, "w", collection, "b", "b.nq")
-    rows = plain_rows(PLAIN)  # the same four triples, now in another graph
-    for row in rows["statements"]:
-        row[11] = ["urn:g:other"]
-    write_plain(store, "w", collection, rows, second)
-    imports.rollback(store, "w", collection, second)  # the graphs it added go again…
-    assert {row[8] for row in statement_links(store, collection)} == {"['']"}
-    third = imports.begin(store, "w", collection, "c", "c.nq")
-    write_plain(store, "w", collection, rows, third)
-    imports.commit(store, "w", collection, third)  # …or stay, once committed
-    links = statement_links(store, collection)
-    assert len(links) == 4 and {row[8] for row in links} == {"['', 'urn:g:other']"}
+    before = native_graph(store, collection)
+    more = PLAIN + (
+        '<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Ah"@fr .\n'  # a second name
+        '_:x <http://ex.org/age> "seven" .\n'  # a string where an integer is stored: a reified edge
+        "<http://ex.org/a> <http://ex.org/knows> <http://ex.org/c> .\n"
+    )
+    second = imports.begin(store, "w", collection, "b", "b.nt")
+    write_native(store, "w", collection, native_rows(more), second)
+    imports.rollback(store, "w", collection, second)  # what it added goes again…
+    assert native_graph(store, collection) == before
+    assert set(export_quads(store, "w", collection, profile="trustgraph")) == set(parse(PLAIN, "nt"))
+    third = imports.begin(store, "w", collection, "c", "c.nt")
+    write_native(store, "w", collection, native_rows(more), third)
+    imports.commit(store, "w", collection, third)  # …or stays, once committed
+    assert set(export_quads(store, "w", collection, profile="trustgraph")) == set(parse(more, "nt"))
+    (a,) = query(store, "MATCH (n:TgResource {workspace: 'w', collection: $c, uri: 'http://ex.org/a'}) "
+                        "RETURN n.name AS name, n._name AS tags", c=collection)  # fmt: skip
+    assert sorted(zip(a["name"], a["tags"], strict=True)) == [("A", "@en"), ("Ah", "@fr")]

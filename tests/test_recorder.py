@@ -18,7 +18,7 @@ from tgneo.stream import wire
 from tgneo.vocab import GRAPH_RETRIEVAL
 
 
-def count(store: Store, collection: str, label: str = "Resource") -> int:
+def count(store: Store, collection: str, label: str = "TgResource") -> int:
     with store.driver.session(database=store.database) as session:
         record = session.run(
             "MATCH (n {collection: $c}) WHERE $label IN labels(n) RETURN count(n) AS n", c=collection, label=label
@@ -30,7 +30,7 @@ def count(store: Store, collection: str, label: str = "Resource") -> int:
 def node(store: Store, collection: str, uri: str) -> dict[str, Any]:
     with store.driver.session(database=store.database) as session:
         record = session.run(
-            "MATCH (n:Resource {collection: $c, uri: $uri}) RETURN labels(n) AS labels, properties(n) AS props",
+            "MATCH (n:TgResource {collection: $c, uri: $uri}) RETURN labels(n) AS labels, properties(n) AS props",
             c=collection,
             uri=uri,
         ).single()
@@ -47,7 +47,7 @@ def test_a_step_becomes_a_labeled_node_with_native_properties(store: Store, coll
     steps = scenarios.graphrag()
     record_all(Recorder(store, "w", collection), steps[:2])
     grounding = node(store, collection, steps[1][0].uri)
-    assert {"Resource", "Explain", "ProvEntity", "Grounding"} <= grounding["labels"]
+    assert {"Tgneo", "TgResource", "TgExplain", "ProvEntity", "Grounding"} <= grounding["labels"]
     assert grounding["concept"] == ["marie curie", "discoveries"]
     assert grounding["inToken"] == 12 and grounding["outToken"] == 5 and grounding["llmModel"] == "mock-llm"
     assert grounding["graph"] == GRAPH_RETRIEVAL and grounding["workspace"] == "w"
@@ -66,8 +66,8 @@ def test_selected_edges_are_reified_statements(store: Store, collection: str) ->
     record_all(Recorder(store, "w", collection), steps[:4])
     with store.driver.session(database=store.database) as session:
         rows = session.run(
-            "MATCH (:Focus {collection: $c})-[:SELECTED_EDGE]->(sel:EdgeSelection)-[:EDGE]->(st:Statement)"
-            "-[:SUBJECT]->(s:Resource) RETURN sel.score AS score, st.p AS p, s.uri AS s ORDER BY score DESC",
+            "MATCH (:Focus {collection: $c})-[:SELECTED_EDGE]->(sel:EdgeSelection)-[:EDGE]->(st:TgStatement)"
+            "-[:SUBJECT]->(s:TgResource) RETURN sel.score AS score, st.p AS p, s.uri AS s ORDER BY score DESC",
             c=collection,
         ).data()
     assert [r["score"] for r in rows] == [0.93, 0.71]
@@ -82,7 +82,7 @@ def test_one_statement_node_per_triple_shared_by_every_reference(store: Store, c
     record_all(recorder, scenarios.graphrag())  # a second session selecting the same edges
     with store.driver.session(database=store.database) as session:
         refs = session.run(
-            "MATCH (st:Statement {collection: $c, p: $p, o: $o}) "
+            "MATCH (st:TgStatement {collection: $c, p: $p, o: $o}) "
             "RETURN count(st) AS nodes, COUNT { (st)<-[:EDGE]-() } AS edges, "
             "COUNT { (st)<-[:CONTAINS]-() } AS contains",
             c=collection,
@@ -112,9 +112,9 @@ def test_rerecording_a_step_is_idempotent(store: Store, collection: str) -> None
     recorder = Recorder(store, "w", collection)
     steps = scenarios.graphrag()
     record_all(recorder, steps)
-    before = (count(store, collection), count(store, collection, "Statement"))
+    before = (count(store, collection), count(store, collection, "TgStatement"))
     record_all(recorder, steps)
-    assert (count(store, collection), count(store, collection, "Statement")) == before
+    assert (count(store, collection), count(store, collection, "TgStatement")) == before
 
 
 def test_a_step_whose_parent_was_never_recorded_writes_nothing(store: Store, collection: str) -> None:
@@ -123,7 +123,7 @@ def test_a_step_whose_parent_was_never_recorded_writes_nothing(store: Store, col
     recorder = Recorder(store, "w", collection, sinks=[events.append])
     with pytest.raises(ParentNotFound, match=steps[2][0].uri):  # the focus' parent, the exploration, is missing
         recorder.record(steps[3][0])
-    assert count(store, collection) == 0 and count(store, collection, "Statement") == 0
+    assert count(store, collection) == 0 and count(store, collection, "TgStatement") == 0
     assert events == []
 
 
@@ -142,11 +142,11 @@ def test_a_failure_mid_step_rolls_the_whole_step_back(store: Store, collection: 
     name = f"test_rollback_{collection.replace('-', '_')}"
     with store.driver.session(database=store.database) as session:
         session.run(
-            "UNWIND $uris AS uri CREATE (:Resource {workspace: 'w', collection: $c, uri: uri, kind: 'iri', "
+            "UNWIND $uris AS uri CREATE (:TgResource {workspace: 'w', collection: $c, uri: uri, kind: 'iri', "
             "rollbackMark: $c})",
             uris=list(clash), c=collection,
         ).consume()  # fmt: skip
-        session.run(f"CREATE CONSTRAINT {name} FOR (n:Content) REQUIRE (n.rollbackMark, n.text) IS UNIQUE").consume()
+        session.run(f"CREATE CONSTRAINT {name} FOR (n:TgContent) REQUIRE (n.rollbackMark, n.text) IS UNIQUE").consume()
     try:
         with pytest.raises(RecordingFailed, match="rolled back"):
             recorder.record(synthesis, clash)
@@ -154,7 +154,7 @@ def test_a_failure_mid_step_rolls_the_whole_step_back(store: Store, collection: 
         with store.driver.session(database=store.database) as session:
             session.run(f"DROP CONSTRAINT {name}").consume()
     assert count(store, collection, "Synthesis") == 0
-    assert count(store, collection, "Content") == 0
+    assert count(store, collection, "TgContent") == 0
 
 
 def test_neo4j_down_raises_store_unavailable_and_emits_nothing(collection: str) -> None:

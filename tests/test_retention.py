@@ -46,10 +46,10 @@ def ask(store: Store, collection: str, n: int = 0, engine: type = GraphRag) -> s
 def counts(store: Store, collection: str) -> dict[str, int]:
     rows = query(store, """
         MATCH (n {workspace: $w, collection: $c})
-        RETURN sum(CASE WHEN n:Statement THEN 1 ELSE 0 END) AS statements,
-               sum(CASE WHEN n:Source THEN 1 ELSE 0 END) AS sources,
-               sum(CASE WHEN n:Explain THEN 1 ELSE 0 END) AS explain,
-               sum(CASE WHEN n:Content AND NOT n:Source THEN 1 ELSE 0 END) AS texts,
+        RETURN sum(CASE WHEN n:TgStatement THEN 1 ELSE 0 END) AS statements,
+               sum(CASE WHEN n:TgSource THEN 1 ELSE 0 END) AS sources,
+               sum(CASE WHEN n:TgExplain THEN 1 ELSE 0 END) AS explain,
+               sum(CASE WHEN n:TgContent AND NOT n:TgSource THEN 1 ELSE 0 END) AS texts,
                count(n) AS nodes""", w=W, c=collection)  # fmt: skip
     return {k: int(v) for k, v in rows[0].items()}
 

@@ -60,10 +60,10 @@ def test_every_selected_edge_leads_to_its_document(store: Store, imported: str) 
     with store.driver.session(database=store.database) as session:
         record = session.run(
             "MATCH (sel:EdgeSelection {workspace: 'w', collection: $c}) "
-            "RETURN count(sel) AS selections, count { MATCH (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:Statement)"
-            "<-[:CONTAINS]-(:Subgraph)-[:WAS_DERIVED_FROM*]->(:Document) } AS chains, "
-            "sum(CASE WHEN EXISTS { (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:Statement)<-[:CONTAINS]-(:Subgraph)"
-            "-[:WAS_DERIVED_FROM*]->(:Document) } THEN 1 ELSE 0 END) AS covered",
+            "RETURN count(sel) AS selections, count { MATCH (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:TgStatement)"
+            "<-[:CONTAINS]-(:TgSubgraph)-[:WAS_DERIVED_FROM*]->(:TgDocument) } AS chains, "
+            "sum(CASE WHEN EXISTS { (:Focus)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(:TgStatement)<-[:CONTAINS]-(:TgSubgraph)"
+            "-[:WAS_DERIVED_FROM*]->(:TgDocument) } THEN 1 ELSE 0 END) AS covered",
             c=imported,
         ).single()
     assert record is not None
@@ -152,7 +152,7 @@ def test_typed_numbers_are_native_and_follow_the_export_profile(
     )
     tgneo(neo4j_server, "import", str(typed), "--workspace", "w", "--collection", collection)
     with store.driver.session(database=store.database) as session:
-        record = session.run("MATCH (c:Chunk {collection: $c}) RETURN c.charOffset AS v", c=collection).single()
+        record = session.run("MATCH (c:TgChunk {collection: $c}) RETURN c.charOffset AS v", c=collection).single()
     assert record is not None and record["v"] == 12
     plain = tgneo(
         neo4j_server, "export", "--workspace", "w", "--collection", collection, "--profile", "trustgraph"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tgneo.store import Store, install_schema
+from tests.conftest import Neo4jServer
+from tgneo.store import Q, Store, install_schema
 from tgneo.store.schema import SCHEMA
 
 
@@ -33,13 +34,13 @@ def test_resource_identity_is_unique_per_workspace_and_collection(store: Store, 
     from tgneo.errors import StoreError
 
     with store.driver.session(database=store.database) as session:
-        session.run("CREATE (:Resource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection).consume()
+        session.run("CREATE (:TgResource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection).consume()
         session.run(  # the same IRI in another collection is another node
-            "CREATE (:Resource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection + "-other"
+            "CREATE (:TgResource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection + "-other"
         ).consume()
 
     def duplicate(tx):  # type: ignore[no-untyped-def]
-        tx.run("CREATE (:Resource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection).consume()
+        tx.run("CREATE (:TgResource {workspace: 'w', collection: $c, uri: 'urn:x'})", c=collection).consume()
 
     with pytest.raises(StoreError, match="ConstraintValidationFailed"):
         store.write_transaction(duplicate, "creating a duplicate resource")
@@ -58,7 +59,7 @@ def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes
     install_search_schema(store, 256)  # idempotent
     vectors = _vector_indexes(store)
     assert (vectors[ENTITY_VECTOR_INDEX]["labelsOrTypes"], vectors[CHUNK_VECTOR_INDEX]["labelsOrTypes"]) == (
-        ["Resource"], ["Chunk"],
+        ["TgResource"], ["TgChunk"],
     )  # fmt: skip
     for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
         config = vectors[name]["options"]["indexConfig"]  # type: ignore[index]
@@ -77,3 +78,56 @@ def test_vector_indexes_for_another_length_are_refused_and_the_existing_ones_kep
     with pytest.raises(EmbeddingMismatch, match="holds 256-dimensional embeddings, but the configured embedding model"):
         install_search_schema(store, 1536)
     assert _vector_indexes(store) == before
+
+
+OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message"}
+
+
+def test_every_index_and_constraint_of_tgneo_is_named_tgneo_and_on_a_label_only_tgneo_writes(store: Store) -> None:
+    from tgneo.store.schema import install_search_schema
+
+    install_search_schema(store, 256)
+    with store.driver.session(database=store.database) as session:
+        rows = session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name STARTS WITH 'tgneo_'").data()
+    assert len(rows) >= len(SCHEMA) + 2
+    assert all(label.startswith("Tg") for r in rows for label in r["labelsOrTypes"]), rows
+    assert not {label for r in rows for label in r["labelsOrTypes"]} & OTHER_TOOLS_LABELS
+
+
+def test_an_equivalent_index_under_another_name_is_named_instead_of_silently_missing(store: Store) -> None:
+    import pytest
+
+    from tgneo.errors import SchemaConflict
+
+    with store.driver.session(database=store.database) as session:
+        session.run("DROP INDEX tgneo_resource_graph IF EXISTS").consume()
+        session.run("CREATE INDEX someone_elses FOR (n:TgResource) ON (n.workspace, n.collection, n.graph)").consume()
+    try:
+        with pytest.raises(SchemaConflict, match=r"did not create tgneo_resource_graph .*someone_elses"):
+            install_schema(store)
+    finally:
+        with store.driver.session(database=store.database) as session:
+            session.run("DROP INDEX someone_elses IF EXISTS").consume()
+        install_schema(store)
+
+
+def test_a_database_of_the_previous_model_is_refused_by_every_store_naming_the_migration(
+    store: Store, neo4j_server: Neo4jServer
+) -> None:
+    import pytest
+
+    from tgneo.errors import NeedsMigration
+
+    with store.driver.session(database=store.database) as session:  # what model 1 installed on every start
+        session.run("CREATE INDEX tgneo_question_time IF NOT EXISTS FOR (n:Question) ON (n.startedAtTime)").consume()
+    try:
+        with (
+            Store.from_settings(neo4j_server.settings()) as fresh,
+            pytest.raises(NeedsMigration, match="tgneo db migrate"),
+        ):
+            fresh.read(Q.collections, workspace="test-nobody")
+        with Store.from_settings(neo4j_server.settings(), check_model=False) as migrating:
+            assert migrating.read(Q.collections, workspace="test-nobody") == []  # only the migration opens it so
+    finally:
+        with store.driver.session(database=store.database) as session:
+            session.run("DROP INDEX tgneo_question_time IF EXISTS").consume()

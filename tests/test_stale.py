@@ -232,11 +232,11 @@ def test_the_api_lists_stale_traces_and_returns_why_within_the_tokens_workspace(
 
 
 RETRACTED = """
-MATCH (st:Statement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) = 0
+MATCH (st:TgStatement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) = 0
 RETURN st.id AS id, EXISTS { (st)<--() } AS referenced ORDER BY id
 """
 ASSERTED = """
-MATCH (st:Statement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) > 0
+MATCH (st:TgStatement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) > 0
 RETURN count(st) AS n
 """
 
@@ -305,7 +305,7 @@ def test_traces_check_names_the_garbage_an_unswept_prune_left_and_sweep_deletes_
 def test_traces_check_skips_a_collection_whose_import_is_unfinished(store: Store) -> None:
     workspace, collection = unswept(store)
     assert residue(store, workspace)
-    journal = "CREATE (:Import {workspace: $w, collection: $c, id: 'unfinished', state: 'running'})"
+    journal = "CREATE (:TgImport {workspace: $w, collection: $c, id: 'unfinished', state: 'running'})"
     query(store, journal, w=workspace, c=collection)
     assert residue(store, workspace) == []
     assert sweep_residue(store, workspace, who="test") == 0

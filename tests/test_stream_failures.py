@@ -33,7 +33,7 @@ def test_an_llm_failure_mid_question_ends_the_stream_with_an_error_and_keeps_the
     question, final = messages
     assert final["end_of_session"] is True and final["error"]["type"] == "llm-error"
     assert "500" in final["error"]["message"] and final["trace"] == question["explain_id"]
-    rows = query(store, "MATCH (q:Resource {workspace: 'default', collection: $c, uri: $u}) "
+    rows = query(store, "MATCH (q:TgResource {workspace: 'default', collection: $c, uri: $u}) "
                  "RETURN labels(q) AS labels, COUNT { (q)<-[:WAS_DERIVED_FROM]-() } AS children",
                  c=collection, u=question["explain_id"])  # fmt: skip
     assert "GraphRagQuestion" in rows[0]["labels"] and rows[0]["children"] == 0  # the Question, and nothing half-done

@@ -195,15 +195,23 @@ class WriteBatch:
     def size(self) -> int:
         return sum(len(v) for v in self.params().values())
 
-    def misfits(self, rows: Iterable[Sequence[Any]]) -> WriteBatch:
-        """The reified edges for the literal values a write reported as not fitting their key
-        (``[subject, key, [value indexes]]``), asserted in the default graph."""
-        compiler = _Compiler()
+    def misfits(self, rows: Iterable[Sequence[Any]]) -> list[tuple[URIRef | BNode, URIRef, Literal]]:
+        """The triples of the literal values a write reported as not fitting their key
+        (``[subject, key, [value indexes]]``)."""
+        out = []
         for subject, key, indexes in rows:
             s, p, values = self.literal_terms[(subject, key)]
-            for i in indexes:
-                compiler.statement(s, p, values[i], asserted_in=DEFAULT_GRAPH)
-        return compiler.batch
+            out += [(s, p, values[i]) for i in indexes]
+        return out
+
+
+def reified(triples: Iterable[tuple[Subject, URIRef, Object]]) -> WriteBatch:
+    """A batch writing ``triples`` as reified edges asserted in the default graph: what the native form could not
+    hold of a write (a literal value whose type differs from the values its key holds)."""
+    compiler = _Compiler()
+    for s, p, o in triples:
+        compiler.statement(s, p, o, asserted_in=DEFAULT_GRAPH)
+    return compiler.batch
 
 
 class _Compiler:
@@ -215,6 +223,7 @@ class _Compiler:
         self._facts: set[str] = set()
         self._literals: dict[tuple[str, str], dict[str, Any]] = {}
         self._links: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.diverted: list[tuple[URIRef | BNode, URIRef, Literal]] = []
 
     def resource(self, term: URIRef | BNode) -> str:
         kind, key = term_key(term)
@@ -275,6 +284,7 @@ class _Compiler:
             self.batch.literal_terms[(subject, key)] = (s, p, [])
         if row["values"] and value_kind(value) != value_kind(row["values"][0]):
             self.statement(s, p, o, asserted_in=DEFAULT_GRAPH)
+            self.diverted.append((s, p, o))
             return
         if any(value_kind(v) == value_kind(value) and v == value and t == tag
                for v, t in zip(row["values"], row["tags"], strict=True)):  # fmt: skip
@@ -424,11 +434,13 @@ class NativeRows:
             "prefixes": sorted([prefix, ns] for prefix, ns in self.names.used.items()),
         }
 
-    def misfits(self, rows: Iterable[Sequence[Any]]) -> WriteBatch:
-        """The reified edges for literal values that did not fit their key (see :meth:`WriteBatch.misfits`),
-        rows naming their subject by position."""
+    def reified(self, misfits: Iterable[Sequence[Any]]) -> WriteBatch | None:
+        """The reified edges this batch needs, or ``None``: literal values that did not fit the others of their key,
+        in the batch or in the database (``misfits`` as ``import_native`` reports them: subjects by position)."""
         uris = sorted(self._compiler._resources)
-        return self._compiler.batch.misfits([uris[i], key, indexes] for i, key, indexes in rows)
+        stored = self._compiler.batch.misfits([uris[i], key, indexes] for i, key, indexes in misfits)
+        triples = self._compiler.diverted + stored
+        return reified(triples) if triples else None
 
     def freeze(self) -> NativeRows:
         """These rows as they are now, for a writer thread, while this object goes on with the next batch."""

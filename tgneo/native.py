@@ -49,7 +49,7 @@ from rdflib.term import Literal, URIRef
 from tgneo.errors import MappingError
 from tgneo.mapping import PROPERTIES
 from tgneo.timestamps import iso_z, parse_iso
-from tgneo.vocab import DC, PROV, RDF, RDFS, SCHEMA, SKOS, TG, TGNEO, TRUSTGRAPH_ENTITIES, XSD, Rel
+from tgneo.vocab import KG_PREFIXES, RDFS, TRUSTGRAPH_ENTITIES, XSD, Rel
 
 __all__ = [
     "BUILTIN_PREFIXES",
@@ -75,27 +75,7 @@ LABEL_KEY = "name"
 SIDECAR = "_"
 """A property key starting with this holds the tags of the values of the key after it."""
 
-BUILTIN_PREFIXES: dict[str, str] = {
-    str(DEFAULT_NAMESPACE): "e",
-    str(RDF): "rdf",
-    str(RDFS): "rdfs",
-    str(XSD): "xsd",
-    "http://www.w3.org/2002/07/owl#": "owl",
-    str(SCHEMA): "schema",
-    "http://schema.org/": "sdo",
-    str(SKOS): "skos",
-    str(DC): "dc",
-    "http://purl.org/dc/terms/": "dcterms",
-    "http://xmlns.com/foaf/0.1/": "foaf",
-    str(PROV): "prov",
-    str(TG): "tg",
-    str(TGNEO): "tgneo",
-    "http://www.wikidata.org/entity/": "wd",
-    "http://www.wikidata.org/prop/direct/": "wdt",
-    "http://dbpedia.org/ontology/": "dbo",
-    "http://dbpedia.org/resource/": "dbr",
-    "http://www.w3.org/2003/01/geo/wgs84_pos#": "geo",
-}
+BUILTIN_PREFIXES: dict[str, str] = dict(KG_PREFIXES)
 """Namespaces every collection names the same way (n10s's usual prefixes, and TrustGraph's)."""
 
 RESERVED_TYPES = frozenset(rel.value for rel in Rel)
@@ -103,6 +83,8 @@ RESERVED_KEYS = frozenset(
     {
         # identity, scope and the graph model
         "workspace", "collection", "uri", "kind", "graph", "id", "iri", LABEL_KEY,
+        # what other tools index on every label of a shared database (LLM Graph Builder: id, description)
+        "description",
         # search
         "embedding", "embeddedWith",
         # librarian

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from rdflib.namespace import DC, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace, Namespace
+from rdflib.namespace import DC, DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace, Namespace
 from rdflib.term import URIRef
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "GRAPH_NAMES",
     "GRAPH_RETRIEVAL",
     "GRAPH_SOURCE",
+    "KG_PREFIXES",
     "PREFIXES",
     "PROVENANCE_GRAPHS",
     "TRUSTGRAPH_BASE",
@@ -275,6 +276,31 @@ class Rel(StrEnum):
     # tgneo's own (prov profile only)
     SENTENCE = "SENTENCE"
 
+
+KG_PREFIXES: tuple[tuple[str, str], ...] = (
+    (TRUSTGRAPH_ENTITIES, "e"),
+    (str(RDF), "rdf"),
+    (str(RDFS), "rdfs"),
+    (str(XSD), "xsd"),
+    (str(OWL), "owl"),
+    (str(SCHEMA), "schema"),
+    ("http://schema.org/", "sdo"),
+    (str(SKOS), "skos"),
+    (str(DC), "dc"),
+    (str(DCTERMS), "dcterms"),
+    (str(FOAF), "foaf"),
+    (str(PROV), "prov"),
+    ("https://trustgraph.ai/ns/", "tg"),
+    ("urn:tgneo:ns:", "tgneo"),
+    ("http://www.wikidata.org/entity/", "wd"),
+    ("http://www.wikidata.org/prop/direct/", "wdt"),
+    ("http://dbpedia.org/ontology/", "dbo"),
+    ("http://dbpedia.org/resource/", "dbr"),
+    ("http://www.w3.org/2003/01/geo/wgs84_pos#", "geo"),
+)
+"""``(namespace, prefix)``: the namespaces every collection's knowledge graph names the same way in its
+relationship types and property keys (``rdf__type``, ``foaf__knows``; :mod:`tgneo.native`), n10s's usual
+prefixes and TrustGraph's; ``e`` is the namespace of TrustGraph's extracted entities."""
 
 PREFIXES = (
     ("prov", PROV),

@@ -46,6 +46,10 @@ class QuerySlide:
 
 
 QUERY_SLIDES: tuple[QuerySlide, ...] = (
+    QuerySlide("The knowledge graph", "Entities joined by typed relationships, as any Neo4j graph: each "
+               "relationship is a fact (its predicate IRI in iri), an entity's literal facts are its properties "
+               "and rdfs:label its name. Write your own: MATCH (a)-[:DISCOVERED]->(b) RETURN a.name, b.name.",
+               "knowledge_graph"),
     QuerySlide("Latest questions", "The newest questions of the collection, any engine, with their answers. "
                "Copy a question URI for the next slides.", "latest_traces"),
     QuerySlide("One trace, as a graph", "Every step of one question in order, the knowledge-graph edges its "
@@ -124,9 +128,13 @@ def guide_html(base_url: str, scope: GuideScope) -> str:
         "<p>tgneo records every step of a GraphRAG, Document RAG or agent answer in this database: the "
         "question, the concepts it grounded, the knowledge-graph edges it explored and selected (with "
         "reasoning and scores), the tool calls an agent made, tokens, latency and model.</p>",
-        "<p>A source chain is a path: <code>(:Synthesis)-[:WAS_DERIVED_FROM]->(:Focus)-[:SELECTED_EDGE]->"
-        "(:EdgeSelection)-[:EDGE]->(:Statement)&lt;-[:CONTAINS]-(:Subgraph)-[:WAS_DERIVED_FROM]->(:Chunk)"
-        "-[:WAS_DERIVED_FROM]->(:Page)-[:WAS_DERIVED_FROM]->(:Document)</code>.</p>",
+        "<p>The knowledge graph is entities (<code>:TgResource</code>, with a <code>name</code>) joined by typed "
+        "relationships, one per fact. Where provenance quotes a fact, a reified edge (<code>:TgStatement</code>) "
+        "stands for it, so a source chain is a path: <code>(:Synthesis)-[:WAS_DERIVED_FROM]->(:Focus)"
+        "-[:SELECTED_EDGE]->(:EdgeSelection)-[:EDGE]->(:TgStatement)&lt;-[:CONTAINS]-(:TgSubgraph)"
+        "-[:WAS_DERIVED_FROM]->(:TgChunk)-[:WAS_DERIVED_FROM]->(:TgPage)-[:WAS_DERIVED_FROM]->(:TgDocument)</code>. "
+        "Every node tgneo writes is <code>:Tgneo</code>; its labels never collide with those of LangChain, "
+        "LLM Graph Builder or neo4j-graphrag in the same database.</p>",
         "<p>First load tgneo's style sheet (colours, sizes and captions per step type), then go to the next "
         "slide. A click on a grey block puts it in the editor; the run button runs it. On each slide, run "
         "the <code>:param</code> block first, then the query.</p>",

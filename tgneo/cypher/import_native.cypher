@@ -8,7 +8,11 @@ OPTIONAL CALL (missing) {
   CALL () {
     UNWIND $prefixes AS px
     MERGE (x:Tgneo:TgPrefix {workspace: $workspace, collection: $collection, prefix: px[0]})
-    ON CREATE SET x.namespace = px[1]
+    ON CREATE SET x.namespace = px[1], x.tg_import = $import_id
+    WITH x WHERE x.tg_import IS NOT NULL AND x.tg_import <> $import_id
+    SET x.tg_import = x.tg_import
+    MERGE (u:Tgneo:TgImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'claim:x:' + x.prefix})
+    ON CREATE SET u.undo_kind = 'claim', u.undo_target = 'prefix', u.undo_ref = x.prefix
   }
   CALL () {
     UNWIND $resources AS r

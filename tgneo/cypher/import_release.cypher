@@ -1,4 +1,4 @@
-// Purpose: commit, one slice at a time: up to $limit nodes created or claimed by a committed import become ordinary nodes, and up to $limit of its undo records are dropped (clearing the marks on the relationships it added to nodes it did not create).
+// Purpose: commit, one slice at a time: up to $limit nodes (resources, statements, namespace prefixes) created or claimed by a committed import become ordinary nodes, and up to $limit of its undo records are dropped (clearing the marks on the relationships it added to nodes it did not create).
 // Params: $workspace, $collection, $import_id, $limit
 // Returns: done INTEGER (how many nodes and records this slice handled; 0 means the import is released)
 CALL () {
@@ -14,6 +14,13 @@ CALL () {
   RETURN count(n) AS statements
 }
 CALL () {
+  MATCH (x:TgPrefix {workspace: $workspace, collection: $collection})
+  WHERE x.tg_import = $import_id
+  WITH x LIMIT $limit
+  REMOVE x.tg_import
+  RETURN count(x) AS prefixes
+}
+CALL () {
   MATCH (u:TgImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id})
   WITH u LIMIT $limit
   CALL (u) {
@@ -27,6 +34,11 @@ CALL () {
     REMOVE n.tg_import
   }
   CALL (u) {
+    WITH u WHERE u.undo_kind = 'claim' AND u.undo_target = 'prefix'
+    MATCH (x:TgPrefix {workspace: $workspace, collection: $collection, prefix: u.undo_ref})
+    REMOVE x.tg_import
+  }
+  CALL (u) {
     WITH u WHERE u.undo_kind = 'entity'
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: u.undo_ref})-[r]->()
     WHERE r.tg_import = $import_id
@@ -35,4 +47,4 @@ CALL () {
   DELETE u
   RETURN count(u) AS records
 }
-RETURN resources + statements + records AS done
+RETURN resources + statements + prefixes + records AS done

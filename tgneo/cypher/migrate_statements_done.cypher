@@ -7,7 +7,7 @@ CALL (st) {
   MATCH (st)-[r:PREDICATE]->()
   DELETE r
 }
-SET st += coalesce(row.literal, {})
+FOREACH (literal IN CASE WHEN row.literal IS NULL THEN [] ELSE [row.literal] END | SET st += literal)
 SET st.asserted_in = CASE WHEN row.native THEN [g IN coalesce(st.asserted_in, []) WHERE g <> ''] ELSE st.asserted_in END
 WITH st, row.native AND size(st.asserted_in) = 0 AND NOT EXISTS { (st)<--() } AS orphan
 CALL (st, orphan) {

@@ -37,6 +37,7 @@ from neo4j.exceptions import (
 
 from tgneo.config import Settings
 from tgneo.errors import QueryTimedOut, StoreError, StoreUnavailable
+from tgneo.store.model import refuse
 from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
@@ -173,9 +174,11 @@ class Store:
         """Refuse (``NeedsMigration``) a database of another graph model; checked once per store, on first use."""
         if self._model_ok or not self.check_model:
             return
-        from tgneo.store.model import check
+        from tgneo.store.queries import Q
 
-        check(self)
+        record = self.read_unchecked(Q.model_state)[0]
+        legacy = [r["name"] for r in self.read_unchecked(Q.legacy_schema)]
+        refuse(record["model"], record["migration"], legacy)
         self._model_ok = True
 
     # ------------------------------------------------------------------------------------ transactions

@@ -3,13 +3,15 @@
 A file of a million triples cannot be one Neo4j transaction, yet ``tgneo import`` must leave a
 collection exactly as it was when anything fails, including Neo4j itself going away mid-import. So:
 
-1. :func:`begin` writes a journal node ``(:Import {id, state: 'running', heartbeat, host, pid})``.
+1. :func:`begin` writes a journal node ``(:TgImport {id, state: 'running', heartbeat, host, pid})``.
 2. Every batch (``cypher/record_batch.cypher`` with ``$import``) first checks that the journal still
    says ``running`` and beats its heartbeat, then writes. Each node it *creates* carries
    ``tg_import = id``; each change to a node it did *not* create (labels and properties of an
-   entity, graphs a statement is asserted in, relationships added to it) leaves an ``:ImportUndo``
-   record holding what was there before. A node another unfinished import created and this one
-   needs is *claimed* (an ``:ImportUndo`` of kind ``claim``), so that import's rollback keeps it.
+   entity, its facts — the relationships and property values of the knowledge graph —, graphs a
+   statement is asserted in, relationships added to it) leaves a ``:TgImportUndo`` record holding what
+   was there before (a snapshot of the node before its first change). A node (or namespace prefix)
+   another unfinished import created and this one needs is *claimed* (a ``:TgImportUndo`` of kind
+   ``claim``), so that import's rollback keeps it.
 3. :func:`commit` flips the journal to ``committed`` (the point of no return), then releases the
    marks and drops the records in slices, and removes the journal.
 4. :func:`rollback` flips it to ``rolling_back``, applies the undo records, deletes the nodes the
@@ -108,6 +110,7 @@ def rollback(store: Store, workspace: str, collection: str, import_id: str) -> N
     _slices(store, Q.import_undo, workspace, collection, import_id)
     _slices(store, Q.import_drop_resources, workspace, collection, import_id)
     _slices(store, Q.import_drop_statements, workspace, collection, import_id)
+    _slices(store, Q.import_drop_prefixes, workspace, collection, import_id)
     _move(store, workspace, collection, import_id, ["rolling_back"], "rolled_back")
     store.write(Q.import_forget, workspace=workspace, collection=collection, import_id=import_id)
 

@@ -290,4 +290,4 @@ def labels(store: Store, workspace: str, collection: str, iris: Sequence[str]) -
     if not wanted:
         return {}
     records = store.read(Q.labels, workspace=workspace, collection=collection, uris=wanted)
-    return {r["uri"]: name for r in records if (name := display_name(r["name"])) is not None}
+    return {r["uri"]: r["label"] for r in records}

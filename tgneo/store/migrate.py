@@ -222,9 +222,8 @@ def _page(tx: Transaction, workspace: str, collection: str, page: list[Any]) -> 
     batch: WriteBatch = compiler.batch
     batch.prefixes = [{"prefix": p, "namespace": ns} for p, ns in compiler.names.used.items()]
     record = tx.run(Q.record_batch.text, batch_params(workspace, collection, batch)).single()
-    for subject, key, indexes in record["misfits"] if record is not None else []:
-        s, p, values = batch.literal_terms[(subject, key)]
-        native.update({edge_id(s, p, values[i]): False for i in indexes})  # the stored values are of another type
+    for s, p, o in batch.misfits(record["misfits"] if record is not None else []):
+        native[edge_id(s, p, o)] = False  # the values stored under its key are of another type
     rows = [{"id": r["id"], "native": native[r["id"]], "literal": literal.get(r["id"])} for r in page]
     done = tx.run(Q.migrate_statements_done.text, workspace=workspace, collection=collection, rows=rows).single()
     converted = sum(1 for flag in native.values() if flag)

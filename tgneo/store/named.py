@@ -3,7 +3,7 @@
 ``POST /api/v1/queries/{name}`` and the agents' ``cypher-read`` tool run these, and only these: each
 in a read transaction (Neo4j refuses any write in one), stopped after a timeout, with at most a
 bounded number of rows pulled. ``workspace`` and ``collection`` are always the caller's own, set here
-and never taken from the request; parameters the server fixes (``label_predicate``) are set here too.
+and never taken from the request; parameters the server fixes (``reserved``) are set here too.
 Every other parameter is a Cypher ``$parameter`` — values never reach the query text.
 """
 
@@ -15,10 +15,10 @@ from types import MappingProxyType
 from typing import Any
 
 from tgneo.errors import BadRequest, NotFound
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.store.driver import Store
 from tgneo.store.queries import ALL, CypherQuery
 from tgneo.store.traces import plain
-from tgneo.vocab import RDFS
 
 READ_QUERIES = (
     "latest_traces",
@@ -34,7 +34,7 @@ READ_QUERIES = (
 """The named queries a caller may run: the read-only ones written for people (README, tgneo/cypher/)
 and ``labels`` (what ``tgneo ask --url -x`` shows edges with)."""
 
-FIXED: Mapping[str, Any] = MappingProxyType({"label_predicate": str(RDFS.label)})
+FIXED: Mapping[str, Any] = MappingProxyType({"reserved": STRUCTURE_KEYS})
 """Parameters the server sets, whatever the request says."""
 SCOPE = ("workspace", "collection")
 MAX_ROWS = 1000

@@ -27,7 +27,7 @@ from typing import Literal
 
 from tgneo.errors import EmbeddingMismatch, SchemaConflict
 from tgneo.store.driver import Store
-from tgneo.store.model import mark_current
+from tgneo.store.model import MODEL
 from tgneo.store.queries import Q
 from tgneo.vocab import Label
 
@@ -126,6 +126,11 @@ def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA, *, mark
     if mark:
         mark_current(store)
     return statements
+
+
+def mark_current(store: Store) -> None:
+    """Record that a fresh database holds the current graph model (a record that exists is kept)."""
+    store.write(Q.model_init, model=MODEL)
 
 
 def _conflict(store: Store, item: SchemaItem) -> str:

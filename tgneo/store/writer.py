@@ -25,7 +25,7 @@ from neo4j import Transaction
 from neo4j.exceptions import Neo4jError
 
 from tgneo.errors import ImportAborted, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
-from tgneo.graphmodel import NativeRows, WriteBatch
+from tgneo.graphmodel import NativeRows, WriteBatch, reified
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
@@ -59,9 +59,8 @@ def record(
     missing = list(record_["missing"]) if record_ is not None else []
     misfits = list(record_["misfits"]) if record_ is not None else []
     if misfits and not missing:
-        tx.run(
-            Q.record_batch.text, batch_params(workspace, collection, batch.misfits(misfits), (), import_id)
-        ).consume()
+        extra = batch_params(workspace, collection, reified(batch.misfits(misfits)), (), import_id)
+        tx.run(Q.record_batch.text, extra).consume()
     return missing
 
 
@@ -127,9 +126,9 @@ def write_native(
     *,
     what: str = "importing",
 ) -> None:
-    """Write one batch of an import's plain triples (``rows``, taken now: the caller may reuse them) in one
-    transaction: ``cypher/import_native.cypher``, then, in the same transaction, the reified edges of the
-    literal values that did not fit their key.
+    """Write one batch of an import's plain triples (``rows``: :meth:`NativeRows.freeze`) in one transaction:
+    ``cypher/import_native.cypher``, then, in the same transaction, the reified edges of the literal values
+    that did not fit the others of their key (in the batch, or in the database).
 
     Raises:
         ImportAborted: the import is no longer running (nothing written).
@@ -143,10 +142,9 @@ def write_native(
         found = tx.run(Q.import_native.text, params).single()
         if found is None or list(found["missing"]):
             return True
-        misfits = list(found["misfits"])
-        if misfits:
-            extra = batch_params(workspace, collection, rows.misfits(misfits), (), import_id)
-            tx.run(Q.record_batch.text, extra).consume()
+        reified = rows.reified(found["misfits"])
+        if reified is not None:
+            tx.run(Q.record_batch.text, batch_params(workspace, collection, reified, (), import_id)).consume()
         return False
 
     try:
