@@ -96,7 +96,7 @@ def test_every_selected_edge_traces_to_a_source_document(store: Store, sample: s
         assert edges, question.text
         for edge in edges:
             chains = [source["chain"] for source in edge["statement"]["sources"]]
-            assert any("Document" in chain[-1]["labels"] for chain in chains), edge["statement"]
+            assert any("TgDocument" in chain[-1]["labels"] for chain in chains), edge["statement"]
             assert edge["reasoning"] and isinstance(edge["score"], float)
 
 

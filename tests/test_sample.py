@@ -39,12 +39,12 @@ def test_each_question_is_answered_by_a_path_of_edges_from_several_documents(
     for a, b in zip(question.path, question.path[1:], strict=False):
         edges = query(
             store,
-            """MATCH (x:TgResource {workspace: $w, collection: $c, uri: $a})
-            MATCH (y:TgResource {workspace: $w, collection: $c, uri: $b})
-            MATCH (x)<-[:SUBJECT|OBJECT]-(st:TgStatement)-[:SUBJECT|OBJECT]->(y)
-            WHERE '' IN st.asserted_in
-            RETURN st.p AS p, COLLECT {
-              MATCH (st)<-[:CONTAINS]-(:TgSubgraph)-[:WAS_DERIVED_FROM]->{3}(d:TgDocument) RETURN d.uri
+            """MATCH (x:TgResource {workspace: $w, collection: $c, uri: $a})-[fact]-(y:TgResource {uri: $b})
+            WHERE fact.iri IS NOT NULL AND y.workspace = $w AND y.collection = $c
+            RETURN fact.iri AS p, COLLECT {
+              MATCH (:TgStatement {workspace: $w, collection: $c, id: fact.id})<-[:CONTAINS]-(:TgSubgraph)
+                    -[:WAS_DERIVED_FROM]->{3}(d:TgDocument)
+              RETURN d.uri
             } AS documents""",
             w=W, c=collection, a=str(entity_iri(a)), b=str(entity_iri(b)),
         )  # fmt: skip

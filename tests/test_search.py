@@ -92,21 +92,24 @@ def test_an_empty_collection_says_so(store: Store, collection: str) -> None:
         chunks_by_vector(store, W, collection, embed_one("Curie"), model=MODEL)
 
 
-def test_a_knowledge_graph_without_names_asks_for_an_index_which_load_index_builds(
+def test_an_imported_knowledge_graph_is_found_by_name_at_once_and_by_vector_once_indexed(
     store: Store, collection: str
 ) -> None:
     from tgneo.ingest.index import index_collection
+    from tgneo.store.schema import install_search_schema
 
+    install_search_schema(store, 256)  # the vector indexes exist; this collection has no vectors in them yet
     curie, warsaw = entity_iri("Marie Curie"), entity_iri("Warsaw")
     import_quads(store, W, collection, [
         Quad(curie, entity_iri("born in"), warsaw), Quad(curie, RDFS.label, Literal("Marie Curie")),
         Quad(warsaw, RDFS.label, Literal("Warsaw")), Quad(warsaw, RDFS.label, Literal("warsaw")),
     ])  # fmt: skip
-    with pytest.raises(NotIndexed, match="has 4 statements but no entities indexed for search: run `tgneo load index`"):
-        entities_by_text(store, W, collection, "Curie")
+    assert [m.name for m in entities_by_text(store, W, collection, "Warsaw")] == ["Warsaw"]  # rdfs:label is its name
+    with pytest.raises(NotIndexed, match="has 4 statements but no entity embeddings indexed for search: run `tgneo lo"):
+        entities_by_vector(store, W, collection, embed_one("Warsaw"), model=MODEL)
     first = index_collection(store, OfflineLLM(), W, collection)
     assert (first.entities, first.named_entities) == (2, 2)
-    assert [m.name for m in entities_by_text(store, W, collection, "Warsaw")] == ["Warsaw"]
+    assert entities_by_vector(store, W, collection, embed_one("Warsaw"), limit=1, model=MODEL)[0].uri == str(warsaw)
     again = index_collection(store, OfflineLLM(), W, collection)
     assert (again.entities, again.chunks) == (0, 0)
     with pytest.raises(EmptyCollection, match="holds no document chunks"):

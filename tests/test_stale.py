@@ -27,6 +27,7 @@ from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.ingest.sources import Source
 from tgneo.llm.offline import OfflineLLM
+from tgneo.native import STRUCTURE_KEYS
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store
 from tgneo.store.documents import remove_document
@@ -232,12 +233,19 @@ def test_the_api_lists_stale_traces_and_returns_why_within_the_tokens_workspace(
 
 
 RETRACTED = """
-MATCH (st:TgStatement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) = 0
+MATCH (st:TgStatement {workspace: $w, collection: $c})
+WHERE size(coalesce(st.asserted_in, [])) = 0 AND NOT EXISTS { (st)<-[:CONTAINS]-() }
 RETURN st.id AS id, EXISTS { (st)<--() } AS referenced ORDER BY id
 """
 ASSERTED = """
-MATCH (st:TgStatement {workspace: $w, collection: $c}) WHERE size(coalesce(st.asserted_in, [])) > 0
-RETURN count(st) AS n
+CALL () {
+  MATCH (:TgResource {workspace: $w, collection: $c})-[r]->() WHERE r.iri IS NOT NULL RETURN count(r) AS facts
+}
+CALL () {
+  MATCH (n:TgResource {workspace: $w, collection: $c})
+  RETURN sum(size([k IN keys(n) WHERE NOT k STARTS WITH '_' AND NOT k IN $reserved])) AS values
+}
+RETURN facts + values AS n
 """
 
 
@@ -251,7 +259,7 @@ def test_pruning_the_last_trace_that_quoted_removed_evidence_deletes_that_eviden
     assert remove_document(store, workspace, collection, document).retracted > 0
     kept = query(store, RETRACTED, w=workspace, c=collection)
     assert kept and all(r["referenced"] for r in kept)  # retracted, but quoted by the two traces
-    asserted = query(store, ASSERTED, w=workspace, c=collection)[0]["n"]
+    asserted = query(store, ASSERTED, w=workspace, c=collection, reserved=STRUCTURE_KEYS)[0]["n"]
 
     # the older trace goes; the newer one still quotes the same edges, so they stay
     assert prune(store, workspace, collection, Policy(max_traces=1), who="test").traces == 1
@@ -263,7 +271,8 @@ def test_pruning_the_last_trace_that_quoted_removed_evidence_deletes_that_eviden
     assert report.traces == 1 and report.swept >= len(kept)
     assert query(store, RETRACTED, w=workspace, c=collection) == []
     assert residue(store, workspace) == [] and half_written(store, workspace) == []
-    assert query(store, ASSERTED, w=workspace, c=collection)[0]["n"] == asserted  # the graph itself untouched
+    kg = query(store, ASSERTED, w=workspace, c=collection, reserved=STRUCTURE_KEYS)[0]["n"]
+    assert kg == asserted  # the graph itself untouched
 
 
 def unswept(store: Store) -> tuple[str, str]:
@@ -284,7 +293,7 @@ def test_traces_check_names_the_garbage_an_unswept_prune_left_and_sweep_deletes_
     neo4j_server: Neo4jServer, store: Store, tmp_path: Path
 ) -> None:
     workspace, collection = unswept(store)
-    asserted = query(store, ASSERTED, w=workspace, c=collection)[0]["n"]
+    asserted = query(store, ASSERTED, w=workspace, c=collection, reserved=STRUCTURE_KEYS)[0]["n"]
     left = residue(store, workspace)
     assert {r.kind for r in left} == {"statement", "resource"} and {r.collection for r in left} == {collection}
 
@@ -297,7 +306,7 @@ def test_traces_check_names_the_garbage_an_unswept_prune_left_and_sweep_deletes_
     swept = tgneo(None, "traces", "check", "--workspace", workspace, "--sweep", env=env)
     assert "healthy" in swept.stderr and residue(store, workspace) == []
     assert query(store, RETRACTED, w=workspace, c=collection) == []
-    assert query(store, ASSERTED, w=workspace, c=collection)[0]["n"] == asserted
+    assert query(store, ASSERTED, w=workspace, c=collection, reserved=STRUCTURE_KEYS)[0]["n"] == asserted
     [record] = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert record["action"] == "sweep" and record["swept"] >= len(left) and record["workspace"] == workspace
 

@@ -184,8 +184,8 @@ def test_source_chain_walks_statement_to_document(store: Store, collection: str)
         store, "w", collection, edge_id(scenarios.EDGE_POLONIUM.s, scenarios.EDGE_POLONIUM.p, scenarios.EDGE_POLONIUM.o)
     )
     labels = [sorted(n["labels"]) for n in chain["sources"][0]["chain"]]
-    assert [next(lbl for lbl in ls if lbl in ("Subgraph", "Chunk", "Page", "Document")) for ls in labels] == [
-        "Subgraph", "Chunk", "Page", "Document"
+    assert [next(lbl for lbl in ls if lbl in ("TgSubgraph", "TgChunk", "TgPage", "TgDocument")) for ls in labels] == [
+        "TgSubgraph", "TgChunk", "TgPage", "TgDocument"
     ]  # fmt: skip
 
 

@@ -67,7 +67,8 @@ def require_content(store: Store, workspace: str, collection: str) -> None:
     now = time.monotonic()
     if _holding.get(key, 0.0) > now:
         return
-    found = store.read(Q.holds_content, workspace=workspace, collection=collection, source_graph=GRAPH_SOURCE)
+    found = store.read(Q.holds_content, workspace=workspace, collection=collection, source_graph=GRAPH_SOURCE,
+                       reserved=STRUCTURE_KEYS)  # fmt: skip
     if found and found[0]["holds"]:
         _holding[key] = now + HOLDS_TTL
         return

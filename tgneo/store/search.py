@@ -128,7 +128,8 @@ def _explain_nothing(store: Store, workspace: str, collection: str, what: str) -
         raise EmptyCollection(f"{scope} holds no document chunks (only a knowledge graph): load documents to search")
     if what == "chunks" and status.chunks_with_text == 0:
         raise NotIndexed(f"{scope} has {status.chunks} chunks but none has its text in the librarian to embed")
-    indexed = status.embedded_chunks if what == "chunks" else status.named_entities
+    indexed = {"chunks": status.embedded_chunks, "entities": status.named_entities,
+               "entity embeddings": status.embedded_entities}[what]  # fmt: skip
     if indexed == 0:
         have = f"{status.chunks} chunks" if what == "chunks" else f"{status.statements} statements"
         raise NotIndexed(f"{scope} has {have} but no {what} indexed for search: run `tgneo load index`")
@@ -212,7 +213,7 @@ def _nearest(
         matches = list(store.read(exact, vector=values, limit=limit, **scope))
     _check_models(matches, model, workspace, collection)
     if not matches:
-        _explain_nothing(store, workspace, collection, what)
+        _explain_nothing(store, workspace, collection, "chunks" if what == "chunks" else "entity embeddings")
     return matches
 
 
