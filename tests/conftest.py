@@ -153,6 +153,11 @@ def neo4j_server() -> Iterator[Neo4jServer]:
 @pytest.fixture(scope="session")
 def store(neo4j_server: Neo4jServer) -> Iterator[Store]:
     """An open ``Store`` on the session's Neo4j, with tgneo's schema installed."""
+    if neo4j_server.origin == "local":  # our own test instance, perhaps written by an earlier tgneo: move it on
+        from tgneo.store.migrate import migrate
+
+        with Store.from_settings(neo4j_server.settings(), check_model=False) as old:
+            migrate(old)
     with Store.from_settings(neo4j_server.settings()) as s:
         s.verify()
         if neo4j_server.origin == "local":  # our own test instance: drop earlier runs' collections

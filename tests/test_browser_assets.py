@@ -29,10 +29,11 @@ from tgneo.mapping import PROP_BY_NAME
 from tgneo.provision import LocalNeo4j
 from tgneo.store import Store
 from tgneo.store.named import run_named
+from tgneo.vocab import Rel
 
 ISSUE_LABELS = (
     "Question Grounding Exploration Focus EdgeSelection Synthesis Analysis Thought Observation Error Conclusion "
-    "Plan StepResult Decomposition Finding Statement Subgraph Chunk Page Document"
+    "Plan StepResult Decomposition Finding TgStatement TgSubgraph TgChunk TgPage TgDocument TgResource"
 ).split()
 STRUCTURAL_PROPS = {"uri", "name", "text", "s", "p", "o"}
 """Properties the graph model itself stores beside the mapped ones (DESIGN §3)."""
@@ -96,7 +97,7 @@ def test_the_caption_browser_picks_for_each_node_of_a_trace_has_its_values(
         seen.add(rule.selector)
         for prop in caption_props(rule.caption):
             assert node["props"].get(prop) not in (None, ""), (rule.selector, prop, node["labels"])
-    assert {"node.Statement", "node.Document", "node.Chunk", "node.Subgraph", "node.Resource"} <= seen
+    assert {"node.TgStatement", "node.TgDocument", "node.TgChunk", "node.TgSubgraph", "node.TgResource"} <= seen
 
 
 def test_the_style_sheet_is_served_to_another_origin(served: Served) -> None:
@@ -119,7 +120,7 @@ def test_the_guide_loads_without_a_token_with_slides_and_runnable_blocks(served:
     response = requests.get(f"{served.base}/browser/guide.html", headers={"Origin": ORIGIN}, timeout=10)
     assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/html")
     assert response.headers["Access-Control-Allow-Origin"] == "*"
-    assert response.text.count("<slide") == 8
+    assert response.text.count("<slide") == 9
     assert f":style {served.base}/browser/style.grass" in response.text
 
 
@@ -130,7 +131,7 @@ def runnable_blocks(page: str) -> list[str]:
 def query_slides(page: str) -> list[tuple[str, str]]:
     """Each query slide's two blocks: its ``:param`` lines, then the query (after the ``:style`` block)."""
     blocks = runnable_blocks(page)
-    assert blocks[0].startswith(":style ") and len(blocks) == 15
+    assert blocks[0].startswith(":style ") and len(blocks) == 17
     pairs = list(zip(blocks[1::2], blocks[2::2], strict=True))
     assert all(p.startswith(":param ") and not q.startswith(":") for p, q in pairs)
     return pairs
@@ -161,6 +162,7 @@ def test_every_query_in_the_guide_runs_with_its_params_and_finds_the_recorded_tr
     assert recorded["document"] in {row["document"] for row in rows[2]}
     assert recorded["trace"] in {row["question"] for row in rows[3]}
     assert rows[5] and rows[6]
+    assert rows[7] and not {row["fact"][1] for row in rows[7]} & {r.value for r in Rel}  # facts: typed relationships
 
 
 def test_the_guide_quotes_parameters_it_is_given(served: Served, store: Store) -> None:

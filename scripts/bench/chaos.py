@@ -57,6 +57,7 @@ from tgneo.provision.server import free_port  # noqa: E402
 from tgneo.store import Store  # noqa: E402
 from tgneo.store.health import half_written  # noqa: E402
 from tgneo.store.imports import recover  # noqa: E402
+from tgneo.store.migrate import migrate  # noqa: E402
 
 console = Console(stderr=True)
 COLLECTION = "chaos"
@@ -323,6 +324,8 @@ def main() -> int:
     home = default_home()
     instance, neo_env = neo4j(home)
     env = {**os.environ, **neo_env, "TGNEO_HOME": str(home)}
+    with Store.from_settings(Settings.from_env(env), check_model=False) as old:
+        migrate(old)  # the private instance may hold what an earlier tgneo wrote
     store = Store.from_settings(Settings.from_env(env))
     workdir = home / "chaos-work"
     workdir.mkdir(parents=True, exist_ok=True)

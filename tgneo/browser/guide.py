@@ -46,10 +46,6 @@ class QuerySlide:
 
 
 QUERY_SLIDES: tuple[QuerySlide, ...] = (
-    QuerySlide("The knowledge graph", "Entities joined by typed relationships, as any Neo4j graph: each "
-               "relationship is a fact (its predicate IRI in iri), an entity's literal facts are its properties "
-               "and rdfs:label its name. Write your own: MATCH (a)-[:DISCOVERED]->(b) RETURN a.name, b.name.",
-               "knowledge_graph"),
     QuerySlide("Latest questions", "The newest questions of the collection, any engine, with their answers. "
                "Copy a question URI for the next slides.", "latest_traces"),
     QuerySlide("One trace, as a graph", "Every step of one question in order, the knowledge-graph edges its "
@@ -65,6 +61,10 @@ QUERY_SLIDES: tuple[QuerySlide, ...] = (
                "usage_by_model"),
     QuerySlide("Most selected edges", "The knowledge-graph edges GraphRAG selected most often, with their "
                "mean score.", "most_selected_edges"),
+    QuerySlide("The knowledge graph", "Entities joined by typed relationships, as any Neo4j graph: each "
+               "relationship is a fact (its predicate IRI in iri), an entity's literal facts are its properties "
+               "and rdfs:label its name. Write your own: MATCH (a)-[:DISCOVERED]->(b) RETURN a.name, b.name.",
+               "knowledge_graph"),
 )  # fmt: skip
 
 

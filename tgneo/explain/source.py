@@ -8,7 +8,6 @@ steps they do not open with a fixed type and label, so each writes its own :meth
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rdflib.term import Literal, URIRef
@@ -274,7 +273,7 @@ class Subgraph(Entity):
         chunk: The chunk they were extracted from.
         activity: The extraction run (``prov:used`` the chunk).
         statements: The extracted statements, one ``tg:contains << s p o >>`` each, emitted first.
-        evidence: The evidence of some of the statements.
+        evidence: ``(statement, Evidence)`` of the statements whose sentence is known.
         llm_model: The extraction LLM (``tg:llmModel`` on the activity).
         ontology: The ontology IRI that guided extraction (``tg:ontology`` on the activity).
     """
@@ -286,7 +285,7 @@ class Subgraph(Entity):
     chunk: str
     activity: Activity
     statements: tuple[QuotedTriple, ...] = ()
-    evidence: Mapping[QuotedTriple, Evidence] = field(default_factory=dict)
+    evidence: tuple[tuple[QuotedTriple, Evidence], ...] = ()
     llm_model: str | None = None
     ontology: str | None = None
 
@@ -295,7 +294,10 @@ class Subgraph(Entity):
         self._iri("chunk")
         _activity(self, "activity")
         self._instances("statements", QuotedTriple)
-        for statement, where in self.evidence.items():
+        for pair in self.evidence:
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise InvalidEntity(f"{self._what('evidence')}: expected (statement, Evidence) pairs")
+            statement, where = pair
             if statement not in self.statements or not isinstance(where, Evidence):
                 raise InvalidEntity(f"{self._what('evidence')}: evidence of a statement the subgraph does not contain")
             valid_text(where.text, "Subgraph.evidence.text")
@@ -317,10 +319,7 @@ class Subgraph(Entity):
             act.link(TG.ontology, self.ontology)
         quads = out.quads
         subject = URIRef(self.uri)
-        for statement in self.statements:
-            where = self.evidence.get(statement)
-            if where is None:
-                continue
+        for statement, where in self.evidence:
             contains = QuotedTriple(subject, TG.contains, statement)
             quads += [
                 Quad(contains, TG.sourceText, Literal(where.text), self.graph),

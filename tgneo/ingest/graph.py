@@ -128,7 +128,7 @@ def document_graph(
             contained = list(dict.fromkeys(contained))
             quads += Subgraph(
                 uri=uris.subgraph_uri(chunk.id), chunk=chunk.uri, activity=extractor, statements=tuple(contained),
-                evidence=evidence, llm_model=found.model,
+                evidence=tuple(evidence.items()), llm_model=found.model,
             ).triples()  # fmt: skip
             statements += contained
             _name_entities(found.facts, names)
