@@ -1,8 +1,8 @@
 """neomodel navigation of recorded traces (tgneo.models), against the real Neo4j.
 
 Each test records, with the real Recorder, a small GraphRAG trace and its extraction provenance in its
-own collection, then walks it as objects: Question → … → Focus → EdgeSelection → Statement ←
-Subgraph → Chunk → Page → Document, and Synthesis → Content.
+own collection, then walks it as objects: Question → … → Focus → EdgeSelection → TgStatement ←
+TgSubgraph → TgChunk → TgPage → TgDocument, and Synthesis → TgContent.
 """
 
 from __future__ import annotations
@@ -24,18 +24,18 @@ from tgneo.graphmodel import compile_quads
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS
 from tgneo.models import (
     NODE_CLASSES,
-    Content,
-    Document,
     EdgeSelection,
     Exploration,
     Focus,
     GraphRagQuestion,
     Grounding,
     Question,
-    Resource,
-    Statement,
-    Subgraph,
     Synthesis,
+    TgContent,
+    TgDocument,
+    TgResource,
+    TgStatement,
+    TgSubgraph,
     attribute_name,
     class_for_labels,
     connect,
@@ -56,6 +56,11 @@ KNOWS_EDGE = QuotedTriple(ALICE, KNOWS, BOB)
 BOB_LABEL_EDGE = QuotedTriple(BOB, RDFS.label, Literal("Bob"))
 ANSWER_TEXT = "Alice knows Bob."
 ASKED_AT = "2025-06-01T10:15:30.123456Z"
+
+
+NOT_RESOURCES = (Label.BASE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO, Label.RETENTION_POLICY, Label.PREFIX,
+                 Label.STORE)  # fmt: skip
+"""The classes of nodes that are no IRI: they carry neither the mapped properties nor the mapped relationships."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,7 @@ def test_every_mapped_property_is_typed_on_every_resource_class() -> None:
         "datetime": models.LenientDateTimeProperty,
     }
     for label, cls in NODE_CLASSES.items():
-        if label in (Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO, Label.RETENTION_POLICY):
+        if label in NOT_RESOURCES:
             continue
         defined = cls.defined_properties(aliases=False, rels=False)
         for row in PROPERTIES:
@@ -188,14 +193,14 @@ def test_every_mapped_property_is_typed_on_every_resource_class() -> None:
 
 def test_every_mapped_relationship_is_an_outgoing_attribute_to_its_target() -> None:
     for label, cls in NODE_CLASSES.items():
-        if label in (Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO, Label.RETENTION_POLICY):
+        if label in NOT_RESOURCES:
             continue
         for row in RELATIONSHIPS:
             rel = getattr(cls, attribute_name(row.attr))
             assert isinstance(rel, RelationshipTo), (label, row.attr)
             assert rel.definition["relation_type"] == row.rel.value
             rel.lookup_node_class()
-            assert rel.definition["node_class"] is (Statement if row.target == "statement" else Resource)
+            assert rel.definition["node_class"] is (TgStatement if row.target == "statement" else TgResource)
 
 
 def test_reverse_navigations_come_from_the_named_labels() -> None:
@@ -213,11 +218,18 @@ def test_a_name_neomodel_reserves_gets_a_trailing_underscore() -> None:
 
 
 def test_a_node_with_several_labels_gets_a_class_deriving_from_each() -> None:
-    cls = class_for_labels(["Resource", "Explain", "ProvEntity", "Synthesis", "Answer", "NotTgneo"])
+    cls = class_for_labels(["Tgneo", "TgResource", "TgExplain", "ProvEntity", "Synthesis", "Answer", "NotTgneo"])
     assert cls is not None
     assert all(issubclass(cls, NODE_CLASSES[label]) for label in cls.tg_labels)
-    assert cls.tg_labels == {Label.RESOURCE, Label.EXPLAIN, Label.PROV_ENTITY, Label.SYNTHESIS, Label.ANSWER}
-    assert class_for_labels(["Explain", "Synthesis", "Answer", "ProvEntity", "Resource"]) is cls
+    assert cls.tg_labels == {
+        Label.BASE,
+        Label.RESOURCE,
+        Label.EXPLAIN,
+        Label.PROV_ENTITY,
+        Label.SYNTHESIS,
+        Label.ANSWER,
+    }
+    assert class_for_labels(["TgExplain", "Synthesis", "Answer", "ProvEntity", "TgResource", "Tgneo"]) is cls
 
 
 # ------------------------------------------------------------------------------------------ navigation
@@ -231,7 +243,7 @@ def test_question_is_found_by_collection_with_its_query_and_time(connected: Stor
 
 def test_a_stored_node_is_an_instance_of_every_class_it_is_labelled_with(connected: Store, trace: Trace) -> None:
     q = Question.within(WORKSPACE, trace.collection).first()
-    assert isinstance(q, GraphRagQuestion) and isinstance(q, Question) and isinstance(q, Resource)
+    assert isinstance(q, GraphRagQuestion) and isinstance(q, Question) and isinstance(q, TgResource)
     assert not isinstance(q, Focus)
 
 
@@ -256,19 +268,15 @@ def test_focus_selected_edges_are_edge_selections_with_scores(connected: Store, 
 def test_selection_edge_is_the_statement_with_subject_predicate_object(connected: Store, trace: Trace) -> None:
     selection = Focus.within(WORKSPACE, trace.collection).first().selected_edges.filter(score=0.9).first()
     statement = selection.edge.single()
-    assert isinstance(statement, Statement)
+    assert isinstance(statement, TgStatement)
     assert (statement.s, statement.p, statement.o, statement.o_kind) == (str(ALICE), str(KNOWS), str(BOB), "iri")
     assert statement.statement_id == edge_id(ALICE, KNOWS, BOB)
 
 
 def test_statement_navigates_to_its_resources(connected: Store, trace: Trace) -> None:
-    statement = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB))
+    statement = TgStatement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB))
     st = statement.first()
-    assert (st.subject.single().uri, st.predicate.single().uri, st.object.single().uri) == (
-        str(ALICE),
-        str(KNOWS),
-        str(BOB),
-    )
+    assert (st.subject.single().uri, st.p, st.object.single().uri) == (str(ALICE), str(KNOWS), str(BOB))
 
 
 def test_literal_object_stays_on_the_statement(connected: Store, trace: Trace) -> None:
@@ -279,25 +287,25 @@ def test_literal_object_stays_on_the_statement(connected: Store, trace: Trace) -
 
 
 def test_statement_selected_by_gives_the_edge_selections(connected: Store, trace: Trace) -> None:
-    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
+    st = TgStatement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
     assert [s.reasoning for s in st.selected_by.all()] == ["names who Alice knows"]
 
 
 def test_statement_subgraphs_are_the_subgraphs_containing_it(connected: Store, trace: Trace) -> None:
-    st = Statement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
+    st = TgStatement.within(WORKSPACE, trace.collection).filter(statement_id=edge_id(ALICE, KNOWS, BOB)).first()
     subgraph = _only(st.subgraphs.all())
-    assert isinstance(subgraph, Subgraph)
+    assert isinstance(subgraph, TgSubgraph)
     assert subgraph.uri == trace.subgraph
 
 
 def test_subgraph_derives_from_chunk_page_document(connected: Store, trace: Trace) -> None:
-    subgraph = Subgraph.within(WORKSPACE, trace.collection).first()
+    subgraph = TgSubgraph.within(WORKSPACE, trace.collection).first()
     chunk = subgraph.derived_from.single()
     page = chunk.derived_from.single()
     document = page.derived_from.single()
     assert (chunk.uri, chunk.chunkIndex, chunk.charLength) == (trace.chunk, 0, 16)
     assert (page.uri, page.pageNumber) == (trace.page, 1)
-    assert isinstance(document, Document)
+    assert isinstance(document, TgDocument)
     assert (document.uri, document.title, document.pageCount) == (trace.document, "Alice and Bob", 1)
 
 
@@ -316,7 +324,7 @@ def test_from_an_answer_the_source_chain_reaches_the_document(connected: Store, 
 def test_synthesis_documents_give_the_answer_text(connected: Store, trace: Trace) -> None:
     synthesis = Synthesis.within(WORKSPACE, trace.collection).first()
     content = synthesis.documents.single()
-    assert isinstance(content, Content)
+    assert isinstance(content, TgContent)
     assert (content.uri, content.text, content.contentType) == (trace.answer_document, ANSWER_TEXT, "text/plain")
 
 
@@ -329,7 +337,7 @@ def test_derived_by_walks_from_the_question_down_the_trace(connected: Store, tra
 
 
 def test_activity_generated_lists_what_it_produced(connected: Store, trace: Trace) -> None:
-    subgraph = Subgraph.within(WORKSPACE, trace.collection).first()
+    subgraph = TgSubgraph.within(WORKSPACE, trace.collection).first()
     activity = subgraph.generated_by.single()
     assert activity.componentVersion == "1"
     assert [n.uri for n in activity.generated.all()] == [trace.subgraph]

@@ -321,7 +321,7 @@ class _Compiler:
             if rel is not None:
                 if rel.target == "statement" and isinstance(q.o, QuotedTriple):
                     sid = self.statement(q.o.s, q.o.p, q.o.o)
-                    link = {"from": uri, "type": rel.rel.value, "statement": sid, "props": {}}
+                    link: dict[str, Any] = {"from": uri, "type": rel.rel.value, "statement": sid, "props": {}}
                     self._links[(uri, rel.rel.value, sid)] = link
                     self.batch.statement_links.append(link)
                     continue

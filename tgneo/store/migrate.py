@@ -190,8 +190,11 @@ def _facts(store: Store, workspace: str, collection: str, total: int, report: Mi
         if not page:
             return
         after = page[-1]["id"]
-        outcome = store.write_transaction(lambda tx, page=page: _page(tx, workspace, collection, page),
-                                          f"migrating statements of {workspace}/{collection}")  # fmt: skip
+
+        def work(tx: Transaction, page: list[Any] = page) -> tuple[int, int, int]:
+            return _page(tx, workspace, collection, page)
+
+        outcome = store.write_transaction(work, f"migrating statements of {workspace}/{collection}")
         report.facts += outcome[0]
         report.statements_deleted += outcome[1]
         report.statements_kept += outcome[2]
