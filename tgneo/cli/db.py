@@ -161,8 +161,7 @@ def db_migrate() -> None:
     err.print(
         f"migrated: {report.relabelled} nodes relabelled, {report.facts} facts made native "
         f"({report.statements_deleted} statement nodes no longer needed, {report.statements_kept} kept as quoted "
-        f"edges), {report.resources_deleted} bare predicate nodes removed, {len(report.dropped)} old indexes "
-        f"and constraints replaced"
+        f"edges), {len(report.dropped)} old indexes and constraints replaced"
     )
 
 

@@ -1,14 +1,7 @@
-// Purpose: migration to graph model 2: every workspace and collection holding reified statements or resources, to migrate one at a time through its own indexes.
+// Purpose: migration to graph model 2: every workspace and collection holding statements of the previous model (a statement with a PREDICATE relationship: model 2 has none), with how many, to migrate one at a time through their own indexes.
 // Params: none
-// Returns: workspace STRING, collection STRING, statements INTEGER, resources INTEGER
-CALL () {
-  MATCH (st:TgStatement)
-  WHERE st.workspace IS NOT NULL
-  RETURN st.workspace AS workspace, st.collection AS collection, count(*) AS statements, 0 AS resources
-  UNION ALL
-  MATCH (n:TgResource)
-  WHERE n.workspace IS NOT NULL
-  RETURN n.workspace AS workspace, n.collection AS collection, 0 AS statements, count(*) AS resources
-}
-RETURN workspace, collection, sum(statements) AS statements, sum(resources) AS resources
+// Returns: workspace STRING, collection STRING, statements INTEGER
+MATCH (st:TgStatement)-[:PREDICATE]->()
+WITH st.workspace AS workspace, st.collection AS collection, count(*) AS statements
+RETURN workspace, collection, statements
 ORDER BY workspace, collection

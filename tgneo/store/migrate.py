@@ -11,11 +11,12 @@ a reified edge only where provenance quotes one, and tgneo's own ``Tg…`` label
 3. **labels**: relabels tgneo's nodes — a ``:Resource`` with a workspace, collection and uri, never another
    tool's — ``:Tgneo:TgResource`` (``Explain`` → ``TgExplain``, ``Document`` → ``TgDocument`` …), and its
    statements, import journals and retention policies likewise;
-4. **facts**: walks each collection's statements in id order; each plain one asserted in the default graph
-   becomes its relationship or property value (``rdfs:label`` the node's ``name``), through the writer every
-   load uses; a statement nothing else references is then deleted, one that is quoted (a selected edge, a
-   subgraph's contents) stays a reified edge; every statement loses ``PREDICATE``;
-5. **cleanup**: deletes the predicate nodes left with nothing, then records model 2.
+4. **facts**: walks, collection by collection, the statements of model 1 (they still have their ``PREDICATE``
+   relationship) in id order; each plain one asserted in the default graph becomes its relationship or
+   property value (``rdfs:label`` the node's ``name``), through the writer every load uses; a statement nothing
+   else references is then deleted, one that is quoted (a selected edge, a subgraph's contents) stays a
+   reified edge; each loses ``PREDICATE``, and a predicate's node left with nothing goes with its last one;
+5. records model 2.
 
 Every step works in batches of :data:`BATCH` in their own transactions and is idempotent, so a migration
 killed at any point is simply run again (``TgStore.migration`` names the step it was at; every other
@@ -93,7 +94,6 @@ class MigrationReport:
     facts: int = 0
     statements_deleted: int = 0
     statements_kept: int = 0
-    resources_deleted: int = 0
     dropped: list[str] = field(default_factory=list)
     already_current: bool = False
 
@@ -102,8 +102,12 @@ def _mark(store: Store, model: int, step: str | None) -> None:
     store.write(Q.model_mark, model=model, migration=step)
 
 
-def migrate(store: Store, progress: Progress | None = None) -> MigrationReport:
+def migrate(store: Store, progress: Progress | None = None, batch: int = BATCH) -> MigrationReport:
     """Move the database of ``store`` (opened with ``check_model=False``) to graph model 2; idempotent.
+
+    Args:
+        progress: told of each batch done (``step``, items, total if known).
+        batch: statements or nodes per transaction.
 
     Raises:
         NeedsMigration: an import of model 1 never finished (named), or the database is of a newer model.
@@ -128,11 +132,10 @@ def migrate(store: Store, progress: Progress | None = None) -> MigrationReport:
     _mark(store, 1, "schema")
     report.dropped = _schema(store)
     _mark(store, 1, "labels")
-    report.relabelled = _relabel(store, note)
+    report.relabelled = _relabel(store, note, batch)
     _mark(store, 1, "facts")
-    for row in store.read(Q.migrate_collections):
-        _facts(store, row["workspace"], row["collection"], row["statements"], report, note)
-        _cleanup(store, row["workspace"], row["collection"], report, note)
+    for row in store.read_unchecked(Q.migrate_collections):
+        _facts(store, row["workspace"], row["collection"], row["statements"], report, note, batch)
     _mark(store, MODEL, None)
     return report
 
@@ -162,31 +165,33 @@ def _drop(store: Store, kind: str, name: str) -> str:
     return name
 
 
-def _loop(store: Store, query: Any, note: Progress, step: str, **params: Any) -> int:
+def _loop(store: Store, query: Any, note: Progress, step: str, batch: int, **params: Any) -> int:
     total = 0
     while True:
-        done = int(store.write(query, batch=BATCH, **params)[0]["done"])
+        done = int(store.write(query, batch=batch, **params)[0]["done"])
         total += done
         if done:
             note(step, done, None)
-        if done < BATCH:
+        if done < batch:
             return total
 
 
-def _relabel(store: Store, note: Progress) -> int:
-    total = _loop(store, Q.migrate_relabel_resources, note, "labels", renamed=[str(r) for r in RENAMED])
+def _relabel(store: Store, note: Progress, batch: int) -> int:
+    total = _loop(store, Q.migrate_relabel_resources, note, "labels", batch, renamed=[str(r) for r in RENAMED])
     for old, new in OTHERS:
-        total += _loop(store, Q.migrate_relabel, note, "labels", label=str(old), new=new)
+        total += _loop(store, Q.migrate_relabel, note, "labels", batch, label=str(old), new=new)
     return total
 
 
-def _facts(store: Store, workspace: str, collection: str, total: int, report: MigrationReport, note: Progress) -> None:
+def _facts(
+    store: Store, workspace: str, collection: str, total: int, report: MigrationReport, note: Progress, batch: int
+) -> None:
     """One collection's statements, a page at a time: the plain ones asserted in the default graph become
     native, literal ones gain their property form, and statements nothing references go."""
     after = ""
     while True:
-        page = store.read(Q.migrate_statements_page, workspace=workspace, collection=collection, after=after,
-                          batch=BATCH)  # fmt: skip
+        page = store.read_unchecked(Q.migrate_statements_page, workspace=workspace, collection=collection,
+                                    after=after, batch=batch)  # fmt: skip
         if not page:
             return
         after = page[-1]["id"]
@@ -228,18 +233,7 @@ def _page(tx: Transaction, workspace: str, collection: str, page: list[Any]) -> 
     for s, p, o in batch.misfits(record["misfits"] if record is not None else []):
         native[edge_id(s, p, o)] = False  # the values stored under its key are of another type
     rows = [{"id": r["id"], "native": native[r["id"]], "literal": literal.get(r["id"])} for r in page]
-    done = tx.run(Q.migrate_statements_done.text, workspace=workspace, collection=collection, rows=rows).single()
+    done = tx.run(Q.migrate_statements_done.text, workspace=workspace, collection=collection, rows=rows,
+                  reserved=STRUCTURE_KEYS).single()  # fmt: skip
     converted = sum(1 for flag in native.values() if flag)
     return converted, int(done["deleted"]) if done else 0, int(done["kept"]) if done else 0
-
-
-def _cleanup(store: Store, workspace: str, collection: str, report: MigrationReport, note: Progress) -> None:
-    after = ""
-    while True:
-        row = store.write(Q.migrate_bare_resources, workspace=workspace, collection=collection, after=after,
-                          batch=BATCH, reserved=STRUCTURE_KEYS)[0]  # fmt: skip
-        report.resources_deleted += int(row["deleted"])
-        if row["last"] is None:
-            return
-        after = row["last"]
-        note("cleanup", BATCH, None)

@@ -121,8 +121,15 @@ def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA, *, mark
     store.run_schema("CALL db.awaitIndexes(300)")
     present = {r["name"]: r for r in store.read(Q.schema_names, names=[item.name for item in items])}
     for item in items:
-        if item.name not in present:
+        found = present.get(item.name)
+        if found is None:
             raise SchemaConflict(_conflict(store, item))
+        if found["labels"] != [item.label.value] or list(found["properties"]) != list(item.properties):
+            on = f":{', '.join(found['labels'] or [])}({', '.join(found['properties'] or [])})"
+            raise SchemaConflict(
+                f"an index named {item.name} exists on {on}, not on :{item.label.value}({', '.join(item.properties)});"
+                f" drop it (DROP INDEX {item.name}, or DROP CONSTRAINT for a constraint) and run tgneo init-schema"
+            )
     if mark:
         mark_current(store)
     return statements
