@@ -9,6 +9,7 @@ TGNEO_EXTRAS= source "$(dirname "$0")/bootstrap.sh"
 if [ -z "${NEO4J_URI:-}" ]; then
   tgneo db start >&2   # its Bolt URI is for people here, not for a pipe
   eval "$(tgneo db env)"
+  tgneo db migrate --quiet   # an instance an earlier tgneo wrote moves to the current graph model, once
   # The Browser of the instance that actually runs (it may have been started earlier on other ports).
   browser="$(tgneo db status --json | python -c 'import json, sys; print(json.load(sys.stdin)["browser"])')"
   where="Neo4j Browser   ${browser}   (user neo4j, password: tgneo db env)"

@@ -65,6 +65,18 @@ def test_an_error_is_one_unwrapped_line(neo4j_server: Neo4jServer, collection: s
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["urn:x :smile:", "urn:trustgraph:question:1\nurn:trustgraph:question:2", "[bold]urn:y[/bold] :rocket:"],
+    ids=["an-emoji-code", "a-pasted-list", "markup-and-emoji"],
+)
+def test_an_error_line_prints_the_users_text_as_typed(neo4j_server: Neo4jServer, collection: str, text: str) -> None:
+    result = tgneo(neo4j_server, "trace", "show", text, "--collection", collection, ok=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [f"error: no trace {text!r} in workspace 'default', collection {collection!r}"]
+    assert not any(ord(c) > 0x2000 for c in result.stderr)  # no 😄, no ❓, no 🚀
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ("export",),

@@ -48,3 +48,24 @@ def test_the_demo_loads_the_sample_explains_an_answer_and_serves(neo4j_server: N
     asked = out.split("\n")[0]
     assert f'tgneo ask -x "{QUESTIONS[0].text}"' not in more and asked  # not the question just asked
     assert f'tgneo ask -x "{QUESTIONS[1].text}"' in more
+
+
+def test_installing_tgneo_editable_prints_no_setuptools_warning_block(tmp_path: Path) -> None:
+    """The first run of the demo installs tgneo editable into .venv; setuptools must not print its block about
+    "folders with the same name as your package" among the demo's own progress lines (it does so for a
+    package it cannot place with a single path entry)."""
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = str(venv / "bin" / "python")
+    # the build backend pyproject.toml names, from PyPI (as pip's isolated build gets it)
+    subprocess.run([python, "-m", "pip", "install", "-q", "setuptools>=77", "wheel"], check=True, capture_output=True)
+    build = subprocess.run(
+        [python, "-c", f"from setuptools import build_meta; print(build_meta.build_editable({str(tmp_path)!r}))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr[-2000:]
+    said = " ".join((build.stdout + build.stderr).split())
+    assert build.stdout.strip().endswith(".whl") and "same name as your package" not in said
+    assert "Editable installation" not in said

@@ -130,8 +130,9 @@ def db_env(instance: str) -> None:
 
 
 @db.command("migrate")
+@click.option("--quiet", is_flag=True, help="Say nothing when there is nothing to migrate (scripts run it every time).")
 @fails_cleanly
-def db_migrate() -> None:
+def db_migrate(quiet: bool) -> None:
     """Move a database written by an earlier tgneo to the current graph model, in place.
 
     \b
@@ -156,7 +157,8 @@ def db_migrate() -> None:
 
         report = migrate(store, note)
     if report.already_current:
-        err.print("the database already holds the current graph model; nothing to migrate")
+        if not quiet:
+            err.print("the database already holds the current graph model; nothing to migrate")
         return
     err.print(
         f"migrated: {report.relabelled} nodes relabelled, {report.facts} facts made native "

@@ -115,8 +115,8 @@ def migrate(store: Store, progress: Progress | None = None, batch: int = BATCH) 
     report = MigrationReport()
     record = store.read_unchecked(Q.model_state)[0]
     legacy = store.read_unchecked(Q.legacy_schema)
-    if record["model"] == MODEL and record["migration"] is None and not legacy:
-        report.already_current = True
+    if record["model"] in (MODEL, None) and record["migration"] is None and not legacy:
+        report.already_current = True  # current, or fresh: nothing of model 1 to move
         return report
     if record["model"] is not None and record["model"] > MODEL:
         raise NeedsMigration(f"this database holds graph model {record['model']}, newer than this tgneo ({MODEL})")
