@@ -194,6 +194,57 @@ def find_maven() -> str:
     return mvn
 
 
+def copy_maven_dependencies(
+    pom: str,
+    target: Path,
+    *,
+    exclude_group_ids: tuple[str, ...] = (),
+    exclude_artifact_ids: tuple[str, ...] = (),
+    verify: Callable[[Path], None] | None = None,
+    marker: str = "",
+) -> Path:
+    """Resolve ``pom``'s runtime dependencies from Maven Central into ``target/lib`` and return it.
+
+    Why staged: a download killed half-way must never look complete. Maven writes into a sibling
+    staging directory; only after ``verify`` accepts its ``lib/`` is it renamed to ``target`` and the
+    ``COMPLETE`` marker written. A complete ``target`` is returned at once (callers hold a lock).
+
+    Raises:
+        MissingTool: Maven or Java 17 is missing.
+        ProvisioningError: Maven failed (the log's tail is in the message) or ``verify`` refused.
+    """
+    if (target / "COMPLETE").exists():
+        return target / "lib"
+    mvn = find_maven()
+    java = find_java()
+    staging = target.parent / f".{target.name}.staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    (staging / "pom.xml").write_text(pom, encoding="utf-8")
+    log = staging / "maven.log"
+    cmd = [
+        mvn, "-B", "-f", str(staging / "pom.xml"),
+        "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
+        "-DincludeScope=runtime", f"-DoutputDirectory={staging / 'lib'}",
+    ]  # fmt: skip
+    if exclude_group_ids:
+        cmd.append(f"-DexcludeGroupIds={','.join(exclude_group_ids)}")
+    if exclude_artifact_ids:
+        cmd.append(f"-DexcludeArtifactIds={','.join(exclude_artifact_ids)}")
+    env = dict(os.environ, JAVA_HOME=str(java.parent.parent))
+    with open(log, "w") as out:
+        result = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, check=False)
+    if result.returncode != 0:
+        tail = "\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
+        raise ProvisioningError(f"Maven could not resolve {target.name} (exit {result.returncode}):\n{tail}")
+    if verify is not None:
+        verify(staging / "lib")
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    (target / "COMPLETE").write_text(f"{marker or target.name}\n", encoding="utf-8")
+    return target / "lib"
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -336,35 +387,14 @@ class LocalNeo4j:
         with self._lock("provision"):
             if self.provisioned():
                 return self.lib_dir
-            mvn = find_maven()
-            java = find_java()
-            version_dir = self.lib_dir.parent
-            staging = version_dir.parent / f".{version_dir.name}.staging"
-            shutil.rmtree(staging, ignore_errors=True)
-            staging.mkdir(parents=True)
-            pom = staging / "pom.xml"
-            pom.write_text(_POM.read_text(encoding="utf-8"), encoding="utf-8")
-            log = staging / "maven.log"
             self.report(
                 f"resolving Neo4j {NEO4J_VERSION} + Browser {NEO4J_BROWSER_VERSION} from Maven Central "
-                f"(log: {version_dir / 'maven.log'})"
+                f"(log: {self.lib_dir.parent / 'maven.log'})"
             )
-            cmd = [
-                mvn, "-B", "-f", str(pom),
-                "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
-                "-DincludeScope=runtime", "-DexcludeGroupIds=org.ow2.asm",
-                f"-DoutputDirectory={staging / 'lib'}",
-            ]  # fmt: skip
-            env = dict(os.environ, JAVA_HOME=str(java.parent.parent))
-            with open(log, "w") as out:
-                result = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, check=False)
-            if result.returncode != 0:
-                tail = "\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
-                raise ProvisioningError(f"Maven could not resolve the Neo4j jars (exit {result.returncode}):\n{tail}")
-            self._verify_jars(staging / "lib")
-            shutil.rmtree(version_dir, ignore_errors=True)
-            staging.rename(version_dir)
-            (version_dir / "COMPLETE").write_text(f"{NEO4J_VERSION}\n", encoding="utf-8")
+            copy_maven_dependencies(
+                _POM.read_text(encoding="utf-8"), self.lib_dir.parent, exclude_group_ids=("org.ow2.asm",),
+                verify=self._verify_jars, marker=NEO4J_VERSION,
+            )  # fmt: skip
             self.report(f"provisioned {len(list(self.lib_dir.glob('*.jar')))} jars into {self.lib_dir}")
             return self.lib_dir
 
