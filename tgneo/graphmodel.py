@@ -52,10 +52,19 @@ from tgneo.mapping import (
     REL_BY_TYPE,
     PropMap,
 )
-from tgneo.native import Namespaces, fact_keys, literal_of, sidecar, stored_literal, stored_values, value_kind
-from tgneo.rdf.ntriples import canonical_term, edge_id, edge_id_of
+from tgneo.native import (
+    Namespaces,
+    fact_keys,
+    literal_of,
+    sidecar,
+    stored_literal,
+    stored_value,
+    stored_values,
+    value_kind,
+)
+from tgneo.rdf.ntriples import edge_id, edge_id_of, spell_node
 from tgneo.rdf.profiles import agent_iri, session_iri
-from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.terms import DEFAULT_GRAPH, Object, PlainTriple, Quad, QuotedTriple, Subject
 from tgneo.timestamps import iso_z, parse_iso
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
 
@@ -170,7 +179,7 @@ class WriteBatch:
     facts: list[dict[str, Any]] = field(default_factory=list)
     literals: list[dict[str, Any]] = field(default_factory=list)
     prefixes: list[dict[str, Any]] = field(default_factory=list)
-    literal_terms: dict[tuple[str, str], tuple[URIRef | BNode, URIRef, list[Literal]]] = field(default_factory=dict)
+    literal_terms: dict[tuple[str, str], list[PlainTriple]] = field(default_factory=dict)
 
     def params(self) -> dict[str, list[dict[str, Any]]]:
         return {
@@ -200,9 +209,23 @@ class WriteBatch:
         (``[subject, key, [value indexes]]``)."""
         out = []
         for subject, key, indexes in rows:
-            s, p, values = self.literal_terms[(subject, key)]
-            out += [(s, p, values[i]) for i in indexes]
+            triples = self.literal_terms[(subject, key)]
+            out += [_terms(triples[i]) for i in indexes]
         return out
+
+
+def _terms(triple: PlainTriple) -> tuple[URIRef | BNode, URIRef, Literal]:
+    s, p, o, _ = triple.quad()
+    return s, p, o  # type: ignore[return-value]
+
+
+def plain_key(value: str, bnode: bool) -> tuple[str, str]:
+    """:func:`term_key` of a plain triple's subject or node object, from its text."""
+    if bnode:
+        return "bnode", _BNODE_PREFIX + value
+    if not value:
+        raise MappingError("an IRI is empty")
+    return "iri", value
 
 
 def reified(triples: Iterable[tuple[Subject, URIRef, Object]]) -> WriteBatch:
@@ -226,7 +249,10 @@ class _Compiler:
         self.diverted: list[tuple[URIRef | BNode, URIRef, Literal]] = []
 
     def resource(self, term: URIRef | BNode) -> str:
-        kind, key = term_key(term)
+        return self.node(*term_key(term))
+
+    def node(self, kind: str, key: str) -> str:
+        """The resource ``key`` (of ``kind``), given a row once."""
         if key not in self._resources:
             self._resources[key] = kind
             self.batch.resources.append({"uri": key, "kind": kind})
@@ -260,38 +286,49 @@ class _Compiler:
             row["asserted"].append(asserted_in)
         return sid
 
-    def fact(self, s: URIRef | BNode, p: URIRef, o: URIRef | BNode, sid: str | None = None) -> None:
-        """A default-graph triple with an IRI or blank-node object: a typed relationship (``sid``: its
-        :func:`edge_id`, when the caller spelled its terms already)."""
-        sid = sid or edge_id(s, p, o)
+    def fact(self, s: URIRef | BNode, p: URIRef, o: URIRef | BNode) -> None:
+        """A default-graph triple with an IRI or blank-node object: a typed relationship."""
+        self.plain_fact(term_key(s), str(p), term_key(o), edge_id(s, p, o))
+
+    def plain_fact(self, s: tuple[str, str], p: str, o: tuple[str, str], sid: str) -> None:
+        """:meth:`fact` from the subject's and object's ``(kind, key)``, the predicate IRI and the edge id."""
         if sid in self._facts:
             return
         self._facts.add(sid)
-        self.batch.facts.append({"s": self.resource(s), "o": self.resource(o),
-                                 "type": self.names.relationship_type(str(p)), "iri": str(p), "id": sid})  # fmt: skip
+        self.batch.facts.append({"s": self.node(*s), "o": self.node(*o), "type": self.names.relationship_type(p),
+                                 "iri": p, "id": sid})  # fmt: skip
 
     def literal(self, s: URIRef | BNode, p: URIRef, o: Literal) -> None:
-        """A default-graph triple with a literal object: a value of its subject's property. Values of one key
-        share one Neo4j type; one that does not fit the first stays a reified edge."""
-        subject = self.resource(s)
-        key = self.names.property_key(str(p))
-        value, tag = stored_literal(o)
-        row = self._literals.get((subject, key))
+        """A default-graph triple with a literal object: a value of its subject's property."""
+        self.plain_literal(PlainTriple.of(s, p, o))
+
+    def plain_literal(self, t: PlainTriple) -> None:
+        """:meth:`literal` of a plain triple. Values of one key share one Neo4j type; one that does not fit
+        the first stays a reified edge. (The import calls this for most of a file's triples: it is kept lean.)"""
+        subject = _BNODE_PREFIX + t.s if t.s_bnode else t.s
+        if subject not in self._resources:
+            self.node(*plain_key(t.s, t.s_bnode))
+        key = self.names.property_key(t.p)
+        value, tag = stored_value(t.o, t.lang, t.datatype)
+        at = (subject, key)
+        row = self._literals.get(at)
         if row is None:
-            row = {"s": subject, "key": key, "values": [], "tags": []}
-            self._literals[(subject, key)] = row
+            self._literals[at] = row = {"s": subject, "key": key, "values": [value], "tags": [tag]}
             self.batch.literals.append(row)
-            self.batch.literal_terms[(subject, key)] = (s, p, [])
-        if row["values"] and value_kind(value) != value_kind(row["values"][0]):
+            self.batch.literal_terms[at] = [t]
+            return
+        values, tags = row["values"], row["tags"]
+        if value_kind(value) != value_kind(values[0]):
+            s, p, o = _terms(t)
             self.statement(s, p, o, asserted_in=DEFAULT_GRAPH)
             self.diverted.append((s, p, o))
             return
-        if any(value_kind(v) == value_kind(value) and v == value and t == tag
-               for v, t in zip(row["values"], row["tags"], strict=True)):  # fmt: skip
-            return
-        row["values"].append(value)
-        row["tags"].append(tag)
-        self.batch.literal_terms[(subject, key)][2].append(o)
+        for held, held_tag in zip(values, tags, strict=True):  # all of this value's kind: == is exact
+            if held == value and held_tag == tag:
+                return
+        values.append(value)
+        tags.append(tag)
+        self.batch.literal_terms[at].append(t)
 
     def entity(self, subject: URIRef | BNode, graph: str, quads: Sequence[Quad]) -> None:
         uri = self.resource(subject)
@@ -386,7 +423,7 @@ class NativeRows:
         self.quads = 0
         self.names = namespaces or Namespaces()
         self._compiler = _Compiler(self.names)
-        self._spelled: dict[URIRef | BNode, str] = {}
+        self._spelled: dict[str, str] = {}  # node key → its N-Triples spelling (keys of both kinds never clash)
 
     @staticmethod
     def accepts(quad: Quad) -> bool:
@@ -401,20 +438,24 @@ class NativeRows:
 
     def add(self, quad: Quad) -> None:
         """Add a quad :meth:`accepts`."""
-        s, p, o = quad.s, quad.p, quad.o
-        if isinstance(o, Literal):
-            self._compiler.literal(s, p, o)  # type: ignore[arg-type]
+        self.add_plain(PlainTriple.of(quad.s, quad.p, quad.o))  # type: ignore[arg-type]
+
+    def add_plain(self, t: PlainTriple) -> None:
+        """Add a plain triple (the line reader's fast path hands these over without building terms)."""
+        if t.o_kind == "literal":
+            self._compiler.plain_literal(t)
         else:
-            sid = edge_id_of(self._spell(s, "s"), self._spell(p, "p"), self._spell(o, "o"))
-            self._compiler.fact(s, p, o, sid)  # type: ignore[arg-type]
+            s, o = plain_key(t.s, t.s_bnode), plain_key(t.o, t.o_kind == "bnode")
+            sid = edge_id_of(self._spell(s), self._spell(("iri", t.p)), self._spell(o))
+            self._compiler.plain_fact(s, t.p, o, sid)
         self.quads += 1
 
-    def _spell(self, term: Subject | Object, position: str) -> str:
-        spelled = self._spelled.get(term)  # type: ignore[arg-type]
+    def _spell(self, node: tuple[str, str]) -> str:
+        spelled = self._spelled.get(node[1])
         if spelled is None:
             if len(self._spelled) >= self._SPELLED:
                 self._spelled.clear()
-            spelled = self._spelled[term] = canonical_term(term, position)  # type: ignore[index]
+            spelled = self._spelled[node[1]] = spell_node(*node)
         return spelled
 
     @property
@@ -422,23 +463,32 @@ class NativeRows:
         """What the rows hold, as a batch (its reified statements, when some literals did not fit together)."""
         return self._compiler.batch
 
-    def params(self) -> dict[str, list[list[Any]]]:
-        """``$resources`` sorted by uri, facts and literals by the position of their subject (one lock order)."""
+    def params(self) -> dict[str, list[Any]]:
+        """``$resources`` sorted by uri, each with the map of its literal values (as stored: one value or a
+        list, and the sidecar tags when some value has one) and whether it is a subject in the batch; ``$facts``
+        name their nodes by position in it."""
         batch = self._compiler.batch
-        uris = sorted(self._compiler._resources)
+        kinds = self._compiler._resources
+        values: dict[str, dict[str, Any]] = {}
+        for row in batch.literals:
+            props = values.setdefault(row["s"], {})
+            held, tags = row["values"], row["tags"]
+            props[row["key"]] = held[0] if len(held) == 1 else held
+            if any(tags):
+                props[sidecar(row["key"])] = tags
+        uris = sorted(kinds)
         at = {uri: i for i, uri in enumerate(uris)}
+        subjects = {f["s"] for f in batch.facts}
         return {
-            "resources": [[uri, self._compiler._resources[uri]] for uri in uris],
+            "resources": [[uri, kinds[uri], values.get(uri), uri in values or uri in subjects] for uri in uris],
             "facts": sorted([at[f["s"]], at[f["o"]], f["type"], f["iri"], f["id"]] for f in batch.facts),
-            "literals": sorted([at[r["s"]], r["key"], r["values"], r["tags"]] for r in batch.literals),
             "prefixes": sorted([prefix, ns] for prefix, ns in self.names.used.items()),
         }
 
     def reified(self, misfits: Iterable[Sequence[Any]]) -> WriteBatch | None:
         """The reified edges this batch needs, or ``None``: literal values that did not fit the others of their key,
-        in the batch or in the database (``misfits`` as ``import_native`` reports them: subjects by position)."""
-        uris = sorted(self._compiler._resources)
-        stored = self._compiler.batch.misfits([uris[i], key, indexes] for i, key, indexes in misfits)
+        in the batch or in the database (``misfits`` as ``import_native`` reports them)."""
+        stored = self._compiler.batch.misfits(misfits)
         triples = self._compiler.diverted + stored
         return reified(triples) if triples else None
 
@@ -714,6 +764,13 @@ key past about 8,100 bytes ("Property value is too large to index") — after so
 was written. The keys are ``(workspace, collection, uri)`` for a Resource and ``(workspace,
 collection, s, p)`` for a Statement, so an import checks every quad against this bound before it
 writes anything."""
+
+
+def fits_index(t: PlainTriple, workspace: str, collection: str) -> bool:
+    """Whether every key of a plain triple is surely within :data:`INDEX_KEY_BYTES` (:func:`too_large`'s quick
+    bound, counted on its text: a UTF-8 character is at most 4 bytes, a blank node's key 2 characters longer)."""
+    scope = len(workspace.encode()) + len(collection.encode())
+    return scope + 4 * max(len(t.s) + 2 + len(t.p), len(t.o) + 2 if t.o_kind != "literal" else 0) <= INDEX_KEY_BYTES
 
 
 def too_large(quad: Quad, workspace: str, collection: str) -> str | None:

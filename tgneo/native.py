@@ -65,6 +65,7 @@ __all__ = [
     "sidecar",
     "split_iri",
     "stored_literal",
+    "stored_value",
     "value_kind",
 ]
 
@@ -72,6 +73,7 @@ DEFAULT_NAMESPACE = TRUSTGRAPH_ENTITIES
 """Where TrustGraph's extractor (and tgneo's) mints entity and relation IRIs: names read bare here."""
 LABEL_KEY = "name"
 """``rdfs:label`` in the default graph: the node's name (what the full-text index and Browser show)."""
+_RDFS_LABEL = str(RDFS.label)
 SIDECAR = "_"
 """A property key starting with this holds the tags of the values of the key after it."""
 
@@ -92,9 +94,9 @@ RESERVED_KEYS = frozenset(
         # reified edges
         "s", "s_kind", "p", "o", "o_kind", "o_datatype", "o_lang", "asserted_in", "key", "o_value", "o_tag",
         # imports (journal, marks, undo records)
-        "tg_import", "tg_new", "state", "heartbeat", "host", "pid", "batches", "digest", "source", "started",
-        "finished", "stopped", "undo_import", "undo_key", "undo_kind", "undo_target", "undo_ref", "undo_labels",
-        "undo_graphs",
+        "tg_import", "tg_new", "tg_merging", "state", "heartbeat", "host", "pid", "batches", "digest", "source",
+        "started", "finished", "stopped", "undo_import", "undo_key", "undo_kind", "undo_target", "undo_ref",
+        "undo_labels", "undo_graphs",
         # stale answers, retention, health
         "tg_stale_at", "tg_hold", "tg_held_by", "tg_held_at", "tg_pruning", "tg_sweeping", "max_age_seconds",
         "max_traces", "set_by", "set_at",
@@ -148,6 +150,9 @@ class Namespaces:
 
     prefixes: dict[str, str] = field(default_factory=lambda: {p: ns for ns, p in BUILTIN_PREFIXES.items()})
     used: dict[str, str] = field(default_factory=dict)
+    _names: dict[tuple[bool, str], tuple[str, str | None, str]] = field(default_factory=dict, repr=False, compare=False)
+    """Names already derived: ``(is a type, predicate)`` → ``(name, prefix or None, namespace)``. An import
+    names the same few predicates on every line; deriving a prefix hashes its namespace."""
 
     def learn(self, rows: Iterable[tuple[str, str]]) -> Namespaces:
         """Add stored ``(prefix, namespace)`` rows; a prefix that names another namespace is refused."""
@@ -158,29 +163,35 @@ class Namespaces:
         return self
 
     def _prefix(self, namespace: str) -> str:
-        prefix = BUILTIN_PREFIXES.get(namespace) or derived_prefix(namespace)
-        self.used[prefix] = namespace
-        return prefix
+        return BUILTIN_PREFIXES.get(namespace) or derived_prefix(namespace)
+
+    def _named(self, is_type: bool, predicate: str) -> str:
+        known = self._names.get((is_type, predicate))
+        if known is None:
+            known = self._names[(is_type, predicate)] = self._derive(is_type, predicate)
+        name, prefix, namespace = known
+        if prefix is not None:
+            self.used[prefix] = namespace
+        return name
+
+    def _derive(self, is_type: bool, predicate: str) -> tuple[str, str | None, str]:
+        if not is_type and predicate == _RDFS_LABEL:
+            return LABEL_KEY, None, ""
+        namespace, local = split_iri(predicate)
+        if namespace == DEFAULT_NAMESPACE and _NEAT_LOCAL.fullmatch(local):
+            name = local.upper().replace("-", "_") if is_type else local.replace("-", "_")
+            if name not in (RESERVED_TYPES if is_type else RESERVED_KEYS):
+                return name, None, namespace
+        prefix = self._prefix(namespace)
+        return f"{prefix}__{local}", prefix, namespace
 
     def relationship_type(self, predicate: str) -> str:
         """The relationship type of an IRI-object fact with this predicate."""
-        namespace, local = split_iri(predicate)
-        if namespace == DEFAULT_NAMESPACE and _NEAT_LOCAL.fullmatch(local):
-            name = local.upper().replace("-", "_")
-            if name not in RESERVED_TYPES:
-                return name
-        return f"{self._prefix(namespace)}__{local}"
+        return self._named(True, predicate)
 
     def property_key(self, predicate: str) -> str:
         """The property key of a literal-object fact with this predicate (``rdfs:label`` → ``name``)."""
-        if predicate == str(RDFS.label):
-            return LABEL_KEY
-        namespace, local = split_iri(predicate)
-        if namespace == DEFAULT_NAMESPACE and _NEAT_LOCAL.fullmatch(local):
-            name = local.replace("-", "_")
-            if name not in RESERVED_KEYS:
-                return name
-        return f"{self._prefix(namespace)}__{local}"
+        return self._named(False, predicate)
 
     def _expand(self, name: str) -> str | None:
         prefix, _, local = name.partition("__")
@@ -232,21 +243,25 @@ def sidecar(key: str) -> str:
 _INT64 = 2**63
 
 
-def _native(text: str, datatype: URIRef) -> Any | None:
+_XSD_INTEGER, _XSD_DOUBLE, _XSD_BOOLEAN = str(XSD.integer), str(XSD.double), str(XSD.boolean)
+_XSD_DATETIME, _XSD_DATE = str(XSD.dateTime), str(XSD.date)
+
+
+def _native(text: str, datatype: str) -> Any | None:
     """The native value of a typed literal in canonical form, else ``None`` (kept as text and a tag)."""
     try:
-        if datatype == XSD.integer:
+        if datatype == _XSD_INTEGER:
             number = int(text)
             return number if str(number) == text and -_INT64 <= number < _INT64 else None
-        if datatype == XSD.double:
+        if datatype == _XSD_DOUBLE:
             real = float(text)
             return real if math.isfinite(real) and repr(real) == text else None
-        if datatype == XSD.boolean:
+        if datatype == _XSD_BOOLEAN:
             return {"true": True, "false": False}.get(text)
-        if datatype == XSD.dateTime:
+        if datatype == _XSD_DATETIME:
             moment = parse_iso(text)
             return moment if moment.tzinfo is not None and iso_z(moment) == text else None
-        if datatype == XSD.date:
+        if datatype == _XSD_DATE:
             day = date.fromisoformat(text)
             return day if day.isoformat() == text else None
     except ValueError:
@@ -254,17 +269,24 @@ def _native(text: str, datatype: URIRef) -> Any | None:
     return None
 
 
-def stored_literal(literal: Literal) -> tuple[Any, str]:
-    """``(value, tag)``: how a literal is stored as a property value (see the module docstring)."""
-    text = str(literal)
-    if literal.language:
-        return text, "@" + literal.language
-    if literal.datatype is None:
-        return text, ""
-    value = _native(text, literal.datatype)
+def stored_value(lexical: str, lang: str | None, datatype: str | None) -> tuple[Any, str]:
+    """``(value, tag)``: how a literal, given as its lexical form, language and datatype IRI, is stored as a
+    property value (see the module docstring). The import's fast path reads literals as text and calls this
+    without building an rdflib ``Literal``; :func:`stored_literal` is the same for one."""
+    if lang:
+        return lexical, "@" + lang
+    if datatype is None:
+        return lexical, ""
+    value = _native(lexical, datatype)
     if value is not None:
         return value, ""
-    return text, "^^" + str(literal.datatype)
+    return lexical, "^^" + datatype
+
+
+def stored_literal(literal: Literal) -> tuple[Any, str]:
+    """``(value, tag)``: how a literal is stored as a property value (see the module docstring)."""
+    datatype = literal.datatype
+    return stored_value(str(literal), literal.language, str(datatype) if datatype is not None else None)
 
 
 def literal_of(value: Any, tag: str = "") -> Literal:

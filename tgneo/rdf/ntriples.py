@@ -69,14 +69,22 @@ def n3(term: Subject | Object) -> str:
     if isinstance(term, QuotedTriple):
         return f"<< {n3(term.s)} {n3(term.p)} {n3(term.o)} >>"
     if isinstance(term, URIRef):
-        return f"<{escape_iri(str(term))}>"
+        return spell_node("iri", str(term))
     if isinstance(term, BNode):
-        if not BNODE_LABEL.fullmatch(f"_:{term}"):
-            raise MappingError(f"blank node {str(term)!r} has no valid N-Triples label")
-        return f"_:{term}"
+        return spell_node("bnode", f"_:{term}")
     if isinstance(term, Literal):
         return literal_n3(term)
     raise MappingError(f"{term!r} is not an RDF term")
+
+
+def spell_node(kind: str, key: str) -> str:
+    """A node in N-Triples syntax from its stored key (``graphmodel.term_key``): an IRI (``kind`` ``iri``) or
+    ``_:label`` (``bnode``). What :func:`n3` writes for a ``URIRef`` or ``BNode``, for callers holding text."""
+    if kind == "iri":
+        return f"<{escape_iri(key)}>"
+    if not BNODE_LABEL.fullmatch(key):
+        raise MappingError(f"blank node {key[2:]!r} has no valid N-Triples label")
+    return key
 
 
 def literal_n3(term: Literal, iri: Callable[[str], str] | None = None) -> str:

@@ -43,11 +43,11 @@ from tgneo.errors import MappingError, RDFSyntaxError
 from tgneo.rdf import star
 from tgneo.rdf.formats import Format
 from tgneo.rdf.jsonld import refuse_remote
-from tgneo.rdf.lines import LineReader
-from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
+from tgneo.rdf.lines import FAST_GRAPH, FAST_LINE, LineReader
+from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, PlainTriple, Quad, QuotedTriple, Subject
 from tgneo.vocab import XSD
 
-__all__ = ["file_digest", "locate", "read_quads", "scoped_bnode"]
+__all__ = ["file_digest", "locate", "read_plain", "read_quads", "scoped_bnode", "scoped_label"]
 
 _XSD_STRING = str(XSD.string)
 _OX_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "trig": ox.RdfFormat.TRIG, "json-ld": ox.RdfFormat.JSON_LD}
@@ -65,9 +65,14 @@ def file_digest(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
+def scoped_label(scope: str, label: str) -> str:
+    """The label ``_:label`` of the file with ``scope`` (its digest) is stored under."""
+    return f"g{scope[:20]}_{label}"
+
+
 def scoped_bnode(scope: str, label: str) -> BNode:
     """The blank node that ``_:label`` of the file with ``scope`` (its digest) is stored as."""
-    return BNode(f"g{scope[:20]}_{label}")
+    return BNode(scoped_label(scope, label))
 
 
 def read_quads(
@@ -94,6 +99,17 @@ def read_quads(
     return _read_turtle(path, fmt, base, scope)
 
 
+def read_plain(
+    path: str | os.PathLike[str], fmt: Format, *, base: str | None = None, scope: str | None = None
+) -> Iterator[PlainTriple | Quad]:
+    """:func:`read_quads`, except that in the line formats a default-graph line the fast path reads (absolute
+    IRIs, blank nodes, literals without escapes: nearly every line of a knowledge graph) comes as a
+    :class:`PlainTriple`, text without rdflib terms, for the import's native writer. Same errors."""
+    if fmt.name in ("nquads", "nt"):
+        return _read_lines(path, fmt, scope, plain=True)
+    return read_quads(path, fmt, base=base, scope=scope)
+
+
 def locate(path: str | os.PathLike[str], needle: str) -> tuple[int, int] | None:
     """Line and column (1-based) of the first occurrence of ``needle`` in a file, for error messages."""
     if not needle:
@@ -110,9 +126,12 @@ def locate(path: str | os.PathLike[str], needle: str) -> tuple[int, int] | None:
 # N-Quads-star / N-Triples-star
 
 
-def _read_lines(path: str | os.PathLike[str], fmt: Format, scope: str | None) -> Iterator[Quad]:
+def _read_lines(
+    path: str | os.PathLike[str], fmt: Format, scope: str | None, plain: bool = False
+) -> Iterator[Any]:
     reader = LineReader(fmt.name, fmt.named_graphs)
     rename = _Renamer(scope)
+    scoped = scoped_label(scope, "") if scope is not None else ""
     with open(path, "rb") as handle:
         for line_no, raw in enumerate(handle, start=1):  # binary lines split on LF only
             try:
@@ -121,7 +140,21 @@ def _read_lines(path: str | os.PathLike[str], fmt: Format, scope: str | None) ->
                 raise RDFSyntaxError(fmt.name, line_no, f"not UTF-8 ({e.reason})", column=e.start + 1) from e
             if line_no == 1:
                 text = text.removeprefix("\ufeff")
-            quad = reader.line(line_no, text.removesuffix("\n"))
+            text = text.removesuffix("\n")
+            if plain:
+                fast = FAST_LINE.fullmatch(text)
+                if fast is not None and fast.group(FAST_GRAPH) is None:
+                    s_iri, s_bnode, p, o_iri, o_bnode, lexical, lang, datatype, _ = fast.groups()
+                    if o_iri is not None:
+                        o, kind = o_iri, "iri"
+                    elif o_bnode is not None:
+                        o, kind = scoped + o_bnode[2:], "bnode"
+                    else:
+                        o, kind = lexical, "literal"
+                    subject = s_iri if s_iri is not None else scoped + s_bnode[2:]
+                    yield PlainTriple(subject, s_iri is None, p, o, kind, lang, datatype)
+                    continue
+            quad = reader.line(line_no, text)
             if quad is not None:
                 yield rename.quad(quad) if scope is not None else quad
 

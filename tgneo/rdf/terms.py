@@ -52,6 +52,49 @@ class Quad(NamedTuple):
     g: str = DEFAULT_GRAPH
 
 
+class PlainTriple(NamedTuple):
+    """A default-graph triple held as text: IRI or blank-node subject, IRI predicate, IRI, blank-node or
+    literal object (``o`` is then the lexical form, with ``lang`` or ``datatype``).
+
+    Why text: a knowledge-graph import is mostly such triples, and building rdflib terms for each costs more
+    than parsing the line. The line reader's fast path yields these, the native writer consumes them
+    (``graphmodel.NativeRows``), and :meth:`quad` is the same triple as terms, for every other path.
+    Blank-node labels are already scoped to their file (``reader.scoped_label``), without ``_:``.
+    """
+
+    s: str
+    s_bnode: bool
+    p: str
+    o: str
+    o_kind: str  # "iri" | "bnode" | "literal"
+    lang: str | None = None
+    datatype: str | None = None
+
+    def quad(self) -> Quad:
+        subject: Subject = BNode(self.s) if self.s_bnode else URIRef(self.s)
+        obj: Object
+        if self.o_kind == "iri":
+            obj = URIRef(self.o)
+        elif self.o_kind == "bnode":
+            obj = BNode(self.o)
+        elif self.lang is not None:
+            obj = Literal(self.o, lang=self.lang)
+        elif self.datatype is not None:
+            obj = Literal(self.o, datatype=URIRef(self.datatype), normalize=False)
+        else:
+            obj = Literal(self.o)
+        return Quad(subject, URIRef(self.p), obj)
+
+    @classmethod
+    def of(cls, s: URIRef | BNode, p: URIRef, o: URIRef | BNode | Literal) -> PlainTriple:
+        """The plain triple of three terms (the inverse of :meth:`quad`)."""
+        if isinstance(o, Literal):
+            datatype = o.datatype
+            return cls(str(s), isinstance(s, BNode), str(p), str(o), "literal", o.language,
+                       str(datatype) if datatype is not None else None)  # fmt: skip
+        return cls(str(s), isinstance(s, BNode), str(p), str(o), "bnode" if isinstance(o, BNode) else "iri")
+
+
 Triple: TypeAlias = tuple[Subject, URIRef, Object]
 
 

@@ -221,11 +221,10 @@ def _page(tx: Transaction, workspace: str, collection: str, page: list[Any]) -> 
         native[r["id"]] = "" in r["asserted_in"] and r["s_kind"] in ("iri", "bnode")
         if not native[r["id"]]:
             continue
-        s, p = node_term(r["s_kind"], r["s"]), URIRef(r["p"])
         if obj is None:
-            compiler.fact(s, p, node_term(r["o_kind"], r["o"]), r["id"])
-        else:
-            compiler.literal(s, p, obj)  # a value that does not fit its key's others stays a statement
+            compiler.plain_fact((r["s_kind"], r["s"]), r["p"], (r["o_kind"], r["o"]), r["id"])
+        else:  # a value that does not fit its key's others stays a statement
+            compiler.literal(node_term(r["s_kind"], r["s"]), URIRef(r["p"]), obj)
     native.update({sid: False for sid in compiler._statements})
     batch: WriteBatch = compiler.batch
     batch.prefixes = [{"prefix": p, "namespace": ns} for p, ns in compiler.names.used.items()]
