@@ -98,6 +98,21 @@ def _http_url_for(uri: str) -> str | None:
     return status.instance.http_url if status else None
 
 
+def _move_on(server: Neo4jServer) -> None:
+    """Our own test instance outlives a session, and an earlier tgneo may have written it: drop earlier runs'
+    collections and migrate it to the current graph model before any test (a CLI test as much as a ``store``
+    one) meets it."""
+    from tgneo.store.migrate import migrate
+
+    with Store.from_settings(server.settings(), check_model=False) as old:
+        with old.driver.session(database=old.database) as session:  # earlier runs' collections go first
+            session.run(
+                "MATCH (n) WHERE n.collection STARTS WITH 'test-' "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
+            ).consume()
+        migrate(old)
+
+
 @pytest.fixture(scope="session")
 def neo4j_server() -> Iterator[Neo4jServer]:
     """A real Neo4j 5.26 for the session (see the module docstring for where it comes from)."""
@@ -143,8 +158,10 @@ def neo4j_server() -> Iterator[Neo4jServer]:
             pytrace=False,
         )
     instance = status.instance
+    server = Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
     try:
-        yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
+        _move_on(server)
+        yield server
     finally:
         if not already_running:
             local.stop()
@@ -153,19 +170,8 @@ def neo4j_server() -> Iterator[Neo4jServer]:
 @pytest.fixture(scope="session")
 def store(neo4j_server: Neo4jServer) -> Iterator[Store]:
     """An open ``Store`` on the session's Neo4j, with tgneo's schema installed."""
-    if neo4j_server.origin == "local":  # our own test instance, perhaps written by an earlier tgneo: move it on
-        from tgneo.store.migrate import migrate
-
-        with Store.from_settings(neo4j_server.settings(), check_model=False) as old:
-            migrate(old)
     with Store.from_settings(neo4j_server.settings()) as s:
         s.verify()
-        if neo4j_server.origin == "local":  # our own test instance: drop earlier runs' collections
-            with s.driver.session(database=s.database) as session:
-                session.run(
-                    "MATCH (n) WHERE n.collection STARTS WITH 'test-' "
-                    "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
-                ).consume()
         install_schema(s)
         yield s
 

@@ -424,6 +424,7 @@ class NativeRows:
         self.names = namespaces or Namespaces()
         self._compiler = _Compiler(self.names)
         self._spelled: dict[str, str] = {}  # node key → its N-Triples spelling (keys of both kinds never clash)
+        self._params: dict[str, list[Any]] | None = None
 
     @staticmethod
     def accepts(quad: Quad) -> bool:
@@ -464,6 +465,11 @@ class NativeRows:
         return self._compiler.batch
 
     def params(self) -> dict[str, list[Any]]:
+        if self._params is None:
+            self._params = self._build_params()
+        return self._params
+
+    def _build_params(self) -> dict[str, list[Any]]:
         """``$resources`` sorted by uri, each with the map of its literal values (as stored: one value or a
         list, and the sidecar tags when some value has one) and whether it is a subject in the batch; ``$facts``
         name their nodes by position in it."""
@@ -493,10 +499,12 @@ class NativeRows:
         return reified(triples) if triples else None
 
     def freeze(self) -> NativeRows:
-        """These rows as they are now, for a writer thread, while this object goes on with the next batch."""
+        """These rows as they are now, for a writer thread, while this object goes on with the next batch. Their
+        :meth:`params` are built here, by the reading thread, which waits on the writers more than they on it."""
         frozen = NativeRows.__new__(NativeRows)
-        frozen.quads, frozen._compiler, frozen._spelled = self.quads, self._compiler, {}
+        frozen.quads, frozen._compiler, frozen._spelled, frozen._params = self.quads, self._compiler, {}, None
         frozen.names = Namespaces(prefixes=self.names.prefixes, used=dict(self.names.used))
+        frozen.params()
         return frozen
 
     def clear(self) -> None:
@@ -504,6 +512,7 @@ class NativeRows:
         self.quads = 0
         self.names.used.clear()
         self._compiler = _Compiler(self.names)
+        self._params = None
 
 
 def compile_quads(

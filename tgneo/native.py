@@ -94,7 +94,7 @@ RESERVED_KEYS = frozenset(
         # reified edges
         "s", "s_kind", "p", "o", "o_kind", "o_datatype", "o_lang", "asserted_in", "key", "o_value", "o_tag",
         # imports (journal, marks, undo records)
-        "tg_import", "tg_new", "tg_merging", "state", "heartbeat", "host", "pid", "batches", "digest", "source",
+        "tg_import", "tg_new", "state", "heartbeat", "host", "pid", "batches", "digest", "source",
         "started", "finished", "stopped", "undo_import", "undo_key", "undo_kind", "undo_target", "undo_ref",
         "undo_labels", "undo_graphs",
         # stale answers, retention, health

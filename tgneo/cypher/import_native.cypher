@@ -1,4 +1,4 @@
-// Purpose: an import's fast path: write one batch of plain knowledge-graph triples (default graph; IRI or blank-node subject; IRI, blank-node or literal object) in their native form, the same nodes, relationships and properties record_batch writes: each fact a typed relationship (MERGEd, so a triple is stored once), each literal a value of its subject's property. Rows are flat lists, not maps; the batch's resources are MERGEd once, in uri order, and collected, so a fact reaches its nodes by list position instead of index seeks. A resource carries the map of the literal values the batch holds for it (values and sidecar tags, as stored): a node this statement creates takes the map whole; a node that already existed is marked (tg_merging) and its values are merged key by key into those it holds (a value of another Neo4j type is reported as a misfit, for the caller to store as a reified edge in the same transaction). A subject the import did not create gets an undo snapshot before its first change, as in record_batch. The import's journal is locked last, not first, so that concurrent batches of one import overlap instead of queueing on it: the batch checks the journal's state (running) before writing, and again once it holds the lock; if the import was stopped in between, the batch divides by zero, the one way Cypher has to fail its own transaction, and nothing is written.
+// Purpose: an import's fast path: write one batch of plain knowledge-graph triples (default graph; IRI or blank-node subject; IRI, blank-node or literal object) in their native form, the same nodes, relationships and properties record_batch writes: each fact a typed relationship (MERGEd, so a triple is stored once), each literal a value of its subject's property. Rows are flat lists, not maps; the batch's resources are MERGEd once, in uri order, and collected, so a fact reaches its nodes by list position instead of index seeks. A resource carries the map of the literal values the batch holds for it (values and sidecar tags, as stored): a node this statement creates takes the map whole, and so does one that existed but holds none of its keys; one that holds other values under some key has the values merged key by key into those it holds (nothing is written to a node the batch only points at, so concurrent batches do not queue on each other's objects) (a value of another Neo4j type is reported as a misfit, for the caller to store as a reified edge in the same transaction). A subject the import did not create gets an undo snapshot before its first change, as in record_batch. The import's journal is locked last, not first, so that concurrent batches of one import overlap instead of queueing on it: the batch checks the journal's state (running) before writing, and again once it holds the lock; if the import was stopped in between, the batch divides by zero, the one way Cypher has to fail its own transaction, and nothing is written.
 // Params: $workspace, $collection, $import_id, $prefixes (rows [prefix, namespace]), $resources (rows [uri, kind, literal map or null, whether it is a subject in the batch], sorted by uri), $facts (rows [subject index, object index, type, predicate IRI, id])
 // Returns: missing LIST<STRING> (the import id when that import is not running; non-empty means nothing was written), misfits LIST<LIST> ([subject uri, key, [value indexes]] of literal values not stored natively)
 OPTIONAL MATCH (early:TgImport {workspace: $workspace, collection: $collection, id: $import_id})
@@ -18,11 +18,12 @@ OPTIONAL CALL (missing) {
     UNWIND $resources AS r
     MERGE (n:Tgneo:TgResource {workspace: $workspace, collection: $collection, uri: r[0]})
     ON CREATE SET n.kind = r[1], n.graph = '', n.tg_import = $import_id, n += coalesce(r[2], {})
-    ON MATCH SET n.tg_merging = CASE WHEN r[2] IS NULL THEN null ELSE true END
-    WITH n, r, coalesce(n.tg_import, '') <> $import_id AS foreign
+    WITH n, r, coalesce(n.tg_import, '') <> $import_id AS foreign,
+         [k IN keys(coalesce(r[2], {})) WHERE n[k] IS NULL OR n[k] <> r[2][k]] AS differing
     RETURN collect(n) AS nodes,
            collect(CASE WHEN foreign THEN [n, r[3]] END) AS foreign,
-           collect(CASE WHEN n.tg_merging THEN [n, r[2]] END) AS merging
+           collect(CASE WHEN size(differing) > 0 AND all(k IN differing WHERE n[k] IS NULL) THEN [n, r[2]] END) AS adding,
+           collect(CASE WHEN any(k IN differing WHERE n[k] IS NOT NULL) THEN [n, r[2]] END) AS merging
   }
   CALL (foreign) {
     UNWIND foreign AS f
@@ -35,7 +36,12 @@ OPTIONAL CALL (missing) {
     UNWIND foreign AS f
     WITH f[0] AS n WHERE f[1]
     MERGE (u:Tgneo:TgImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'entity:' + n.uri})
-    ON CREATE SET u += properties(n), u.tg_merging = null, u.undo_kind = 'entity', u.undo_target = 'resource', u.undo_ref = n.uri, u.undo_labels = []
+    ON CREATE SET u += properties(n), u.undo_kind = 'entity', u.undo_target = 'resource', u.undo_ref = n.uri, u.undo_labels = []
+  }
+  CALL (adding) {
+    UNWIND adding AS a
+    WITH a[0] AS n, a[1] AS m
+    SET n += m
   }
   CALL (nodes) {
     UNWIND $facts AS f
@@ -47,8 +53,6 @@ OPTIONAL CALL (missing) {
   CALL (merging) {
     UNWIND range(0, size(merging) - 1) AS i
     WITH i, merging[i][0] AS n, merging[i][1] AS m
-    REMOVE n.tg_merging
-    WITH i, n, m
     UNWIND [k IN keys(m) WHERE NOT k STARTS WITH '_'] AS k
     WITH i, n, k, CASE WHEN valueType(m[k]) STARTS WITH 'LIST' THEN m[k] ELSE [m[k]] END AS new, m['_' + k] AS new_tags
     WITH i, n, k, new, coalesce(new_tags, [v IN new | '']) AS new_tags, n[k] AS old, n['_' + k] AS old_tags

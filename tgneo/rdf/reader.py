@@ -126,9 +126,7 @@ def locate(path: str | os.PathLike[str], needle: str) -> tuple[int, int] | None:
 # N-Quads-star / N-Triples-star
 
 
-def _read_lines(
-    path: str | os.PathLike[str], fmt: Format, scope: str | None, plain: bool = False
-) -> Iterator[Any]:
+def _read_lines(path: str | os.PathLike[str], fmt: Format, scope: str | None, plain: bool = False) -> Iterator[Any]:
     reader = LineReader(fmt.name, fmt.named_graphs)
     rename = _Renamer(scope)
     scoped = scoped_label(scope, "") if scope is not None else ""
