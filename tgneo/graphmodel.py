@@ -405,6 +405,10 @@ def is_annotation(quad: Quad) -> bool:
     )
 
 
+_NO_VALUES: dict[str, Any] = {}
+"""The literal map of a resource the batch holds no literal of (never mutated: a row only carries it)."""
+
+
 class NativeRows:
     """An import's fast path: plain knowledge-graph triples compiled straight into the flat rows of
     ``cypher/import_native.cypher``.
@@ -485,8 +489,9 @@ class NativeRows:
         uris = sorted(kinds)
         at = {uri: i for i, uri in enumerate(uris)}
         subjects = {f["s"] for f in batch.facts}
+        none = _NO_VALUES
         return {
-            "resources": [[uri, kinds[uri], values.get(uri), uri in values or uri in subjects] for uri in uris],
+            "resources": [[uri, kinds[uri], values.get(uri, none), uri in values or uri in subjects] for uri in uris],
             "facts": sorted([at[f["s"]], at[f["o"]], f["type"], f["iri"], f["id"]] for f in batch.facts),
             "prefixes": sorted([prefix, ns] for prefix, ns in self.names.used.items()),
         }

@@ -14,7 +14,7 @@ readers, the exporter and the migration all name things the same way.
 * every other predicate is ``{prefix}__{local}`` with the local name verbatim (``rdf__type``,
   ``foaf__knows``, ``schema__name``), the prefix from the namespace table: well-known prefixes built in
   (:data:`BUILTIN_PREFIXES`, ``e`` for the default namespace), and for any other namespace one derived
-  from its last word and a hash of it (``http://example.org/people#`` → ``people_3f2a1b``), so two writers
+  from its last word and a hash of it (``http://example.org/people#`` → ``people_2655e5``), so two writers
   never need to agree on a counter. Each collection stores the prefixes its data uses
   (``:TgPrefix {prefix, namespace}``), so the rule runs backwards from the database alone;
 * ``rdfs:label`` is the node's ``name``.

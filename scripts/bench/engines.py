@@ -15,6 +15,10 @@ LLM, against the real server. Prints, as its LAST line, JSON ``{"bench": "engine
 * ``latency_1m_vs_10k`` (full run) or ``latency_100k_vs_10k`` (``--quick``) — p50 question latency on
   the large graph ÷ on the small one. Goal ≤ 2 (index-backed: cost follows the neighbourhood).
 
+With ``--before CHECKOUT`` (a checkout of an earlier tgneo, see ``before.py``) that tgneo's own engines
+bench first runs on a private server of its own, for the 100k graph alone with the same questions, and
+the JSON adds ``p50_100k_before_vs_now``: its p50 latency at 100k ÷ this tgneo's (goal ≥ 1: no slower).
+
 Absolute p50/p95 latencies per size and the round trips of each stage are printed for context. Data
 goes to ``bench-engines-*`` collections, removed at the end (``--keep`` keeps them).
 
@@ -32,7 +36,10 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
+from before import Before  # scripts/bench/before.py
 from cleanup import drop_collections  # scripts/bench/cleanup.py
 from rdflib.term import Literal, URIRef
 from rich.console import Console
@@ -53,6 +60,8 @@ from tgneo.vocab import RDFS, TRUSTGRAPH_ENTITIES
 
 console = Console(stderr=True)
 WORKSPACE = "bench"
+BEFORE_SIZE = 100_000
+"""The graph size an earlier tgneo (--before) is measured at."""
 TS = "2025-06-01T10:15:30.123456Z"
 SYLLABLES = ("ka", "ro", "mi", "ten", "vo", "la", "shi", "dor", "e", "an", "bel", "quo", "ris", "tu", "mar", "zen")
 RELATIONS = ("discovered", "born in", "worked at", "married", "studied", "founded", "wrote", "visited",
@@ -191,7 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=30, help="questions asked of each size")
     parser.add_argument("--keep", action="store_true", help="keep the bench-engines-* collections")
     parser.add_argument("--sizes", type=int, nargs="+", help="statement counts instead (smallest first), to try it out")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT", help="an earlier tgneo (before.py), measured first")
     args = parser.parse_args(argv)
+    earlier: dict[str, Any] | None = None
+    if args.before is not None:
+        with Before(args.before) as then:
+            measured = then.bench("engines.py", "--sizes", str(BEFORE_SIZE), "--questions", str(args.questions))
+            earlier = {"commit": then.commit, **measured}
+        console.print(f"before ({then.commit}): {earlier['absolute']}")
     sizes = tuple(args.sizes) if args.sizes else (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
     run_id = uuid.uuid4().hex[:8]
     llm = OfflineLLM()
@@ -244,10 +260,17 @@ def main(argv: list[str] | None = None) -> int:
     goals = {"db_round_trips_per_question": "<= 10", "explain_overhead": "<= 1.15", label: "<= 2"}
     for key, value in ratios.items():
         console.print(f"{key:30} {value:>8}   goal {goals[key]}")
-    absolute = {f"latency_{size}_ms": {"p50": p(latency[size], 0.5), "p95": p(latency[size], 0.95)} for size in sizes}
+    absolute: dict[str, Any] = {
+        f"latency_{size}_ms": {"p50": p(latency[size], 0.5), "p95": p(latency[size], 0.95)} for size in sizes
+    }
     absolute["round_trips_per_stage"] = {k: round(v / len(trips), 2) for k, v in per_stage.items()}
     absolute["recording_off_ms"] = {"p50": p(without_rec, 0.5)}
     absolute["failed_questions"] = failures
+    if earlier is not None and BEFORE_SIZE in latency:
+        key = f"latency_{BEFORE_SIZE}_ms"
+        ratios["p50_100k_before_vs_now"] = round(earlier["absolute"][key]["p50"] / absolute[key]["p50"], 3)
+        absolute["before"] = {"commit": earlier["commit"], key: earlier["absolute"][key]}
+        console.print(f"{'p50_100k_before_vs_now':30} {ratios['p50_100k_before_vs_now']:>8}   goal >= 1")
     print(json.dumps({"bench": "engines", "quick": args.quick, "sizes": list(sizes), "questions": args.questions,
                       "absolute": absolute, "ratios": ratios}))  # fmt: skip
     return 0 if failures == 0 else 1

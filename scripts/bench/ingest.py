@@ -12,6 +12,11 @@ its LAST line, JSON ``{"bench": "ingest", "ratios": {...}, "absolute": {...}}`` 
 
 and, for context, documents/s, chunks/s and statements/s of first loads, and Neo4j transactions per
 document (new and unchanged; the load's fixed cost — schema check, model check — is counted apart).
+
+With ``--before CHECKOUT`` (a checkout of an earlier tgneo, see ``before.py``) that tgneo's own ingest
+bench runs first, with the same copies of the same corpus, on a private server of its own, and the
+JSON adds ``statements_per_s_vs_before`` and ``documents_per_s_vs_before`` (this tgneo ÷ that one; goal
+≥ 2 for statements/s) and the earlier figures.
 Uses NEO4J_* or the local `tgneo db` server; all data goes to a ``bench-ingest-*`` collection, removed
 at the end.
 
@@ -27,8 +32,10 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
+from before import Before  # scripts/bench/before.py
 from cleanup import drop_collections  # scripts/bench/cleanup.py
 from rich.console import Console
 
@@ -90,7 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="3 copies of the sample instead of 15")
     parser.add_argument("--keep", action="store_true", help="keep the bench collection afterwards")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT", help="an earlier tgneo (before.py), measured first")
     args = parser.parse_args(argv)
+    earlier: dict[str, Any] | None = None
+    if args.before is not None:
+        with Before(args.before) as then:
+            earlier = {"commit": then.commit, **then.bench("ingest.py", *(["--quick"] if args.quick else []))}
+        console.print(f"before ({then.commit}): {earlier['absolute']}")
     copies = 3 if args.quick else 15
     run_id = uuid.uuid4().hex[:8]
     collection = f"bench-ingest-{run_id}"
@@ -132,8 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         "unchanged_vs_new": round(statistics.median(again_s) / statistics.median(new_s), 3),
         "write_share": round(store.write_seconds / total, 3),
     }
-    absolute = {
+    absolute: dict[str, Any] = {
         "documents": len(new_s),
+        "statements_per_document": round(statements / len(new_s), 1),
         "documents_per_s": round(len(new_s) / total, 2),
         "chunks_per_s": round(chunks / total, 1),
         "statements_per_s": round(statements / total, 1),
@@ -145,6 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     }
     console.print(f"unchanged_vs_new {ratios['unchanged_vs_new']:>8}   goal <= 0.2")
     console.print(f"write_share      {ratios['write_share']:>8}")
+    if earlier is not None:
+        old = earlier["absolute"]
+        ratios["statements_per_s_vs_before"] = round(absolute["statements_per_s"] / old["statements_per_s"], 3)
+        ratios["documents_per_s_vs_before"] = round(absolute["documents_per_s"] / old["documents_per_s"], 3)
+        absolute["before"] = {"commit": earlier["commit"], **old}
+        console.print(f"statements/s vs before {ratios['statements_per_s_vs_before']:>8}   goal >= 2")
+        console.print(f"documents/s vs before  {ratios['documents_per_s_vs_before']:>8}")
     print(json.dumps({"bench": "ingest", "quick": args.quick, "absolute": absolute, "ratios": ratios}))
     return 0
 

@@ -1,35 +1,39 @@
-"""Benchmark the RDF bridge side by side in one run: import speed against rdflib-neo4j, and memory at two sizes.
+"""Benchmark the RDF bridge side by side in one run: import speed against rdflib-neo4j and the floor, memory.
 
-    .venv/bin/python scripts/bench/rdf.py [--quick]
+    .venv/bin/python scripts/bench/rdf.py [--quick] [--before CHECKOUT]
 
-Against the Neo4j of ``NEO4J_URI`` (same server, same moment for both importers), with a generated
+Against the Neo4j of ``NEO4J_URI`` (same server, same moment for every importer), with a generated
 knowledge graph in N-Triples (labels with language tags, integers, doubles, dates, plain strings,
 IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth that size:
 
 * ``import_vs_rdflib_neo4j``: seconds rdflib-neo4j (Neo4j Labs' RDFLib store, PyPI ``rdflib-neo4j``,
-  installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds ``tgneo import``
-  takes. rdflib-neo4j MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host
-  unique to this run, and the run adds a temporary index on ``:Resource(uri)`` (what its own docs
-  ask for; a uniqueness constraint is impossible on a shared database) and drops it afterwards.
+  installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds tgneo's import
+  (:func:`tgneo.store.rdfio.import_file`, the CLI's batch size) takes, both in this process, as a
+  Python user calls either. rdflib-neo4j MERGEs ``:Resource {uri}`` without a workspace, so its IRIs
+  live under a host unique to this run, and the run adds a temporary index on ``:Resource(uri)`` (what
+  its own docs ask for; a uniqueness constraint is impossible on a shared database) and drops it.
+  ``cli_import_vs_rdflib_neo4j`` is the same for the ``tgneo import`` command (its start-up included).
+* ``import_vs_light_floor``: tgneo's import ÷ Neo4j's writes alone of the same native graph: the
+  file parsed and shaped before the clock starts (tgneo's own naming rule and values), then each
+  resource MERGEd under tgneo's key with its literal properties, and each IRI triple a typed
+  relationship with its ``iri`` and ``id``, two batches at once; no journal, undo records, prefixes,
+  checks or reading. What the import adds to the writes its model cannot avoid (goal ≤ 1.5).
+  ``light_floor_vs_rdflib_neo4j`` puts that floor beside rdflib-neo4j.
 * ``import_memory_large_vs_small`` / ``export_memory_large_vs_small``: peak RSS of ``tgneo import`` /
   ``tgneo export`` (separate processes, ``ru_maxrss`` of the child) for the large file ÷ for the small.
-* ``import_vs_statement_floor``: seconds ``tgneo import`` takes ÷ seconds of the bare statement floor
-  below (goal ≤ 2: the import costs at most twice the writes its model cannot avoid).
-* ``statement_floor_vs_rdflib_neo4j``: seconds rdflib-neo4j takes ÷ seconds Neo4j alone takes to
-  ``CREATE`` one bare node per triple holding that triple's terms (what DESIGN §3 stores every triple
-  as, minus its relationships, its indexes, parsing, checking and the journal: only the write calls are
-  timed, two batches at once like ``tgneo import``). No import that keeps one node per triple can beat
-  rdflib-neo4j by more than this on this server, so it is the ceiling for ``import_vs_rdflib_neo4j``.
-* ``light_floor_vs_rdflib_neo4j``: the same for the lighter model rdflib-neo4j itself uses (literals as
-  properties of their subject, IRI objects as relationships), kept lossless and scoped to a workspace:
-  what a change of DESIGN §3 could hope for, again counting Neo4j's writes alone.
+* ``nodes_rels_per_triple``: nodes + relationships stored per triple of the large file (every
+  ``:Tgneo`` node of its collection, journal and prefixes included). With ``--before CHECKOUT`` (a
+  checkout of an earlier tgneo, see ``before.py``), that tgneo imports the same file on a private
+  server of its own, and ``nodes_rels_per_triple_before`` and its import time are printed too.
 
-Every collection is ``bench-*`` and is deleted at the end. The last line is JSON.
+Everything the run writes is deleted at the end: its collections, rdflib-neo4j's nodes and index,
+the floor's collection. The last line is JSON with every figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -39,6 +43,9 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+
+from before import Before  # scripts/bench/before.py
+from cleanup import drop_collections  # scripts/bench/cleanup.py
 
 ROOT = Path(__file__).resolve().parents[2]
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -117,74 +124,65 @@ def _driver() -> tuple[Any, str]:
     return GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth), os.environ.get("NEO4J_DATABASE", "neo4j")
 
 
-def statement_floor(path: Path, batch: int = 10_000, writers: int = 2) -> float:
-    """Wall seconds of the ``CREATE`` calls alone for one unindexed node per triple of ``path`` (see the docstring).
+def tgneo_in_process(path: Path, workspace: str, collection: str) -> float:
+    """Seconds for tgneo's import of ``path``, called in this process as rdflib-neo4j is (the CLI's batch size)."""
+    from tgneo.rdf.formats import get_format
+    from tgneo.store import Store, install_schema
+    from tgneo.store.rdfio import import_file
 
-    The file is parsed by pyoxigraph into memory before the clock starts; the nodes carry the properties
-    a ``:Statement`` has (id, s, p, o, o_kind, o_datatype, o_lang, workspace, collection, graph) under a
-    label no index covers; ``writers`` batches are written at once, as ``tgneo import`` does; the nodes
-    are deleted afterwards.
-    """
-    import hashlib
-    from concurrent.futures import ThreadPoolExecutor
-
-    import pyoxigraph as ox
-
-    driver, database = _driver()
-    query = ("UNWIND $rows AS r CREATE (:BenchStatementFloor {workspace: $ws, collection: 'floor', id: r[0], s: r[1], "
-             "p: r[2], o: r[3], o_kind: r[4], o_datatype: r[5], o_lang: r[6], graph: ''})")  # fmt: skip
-    rows: list[list[str | None]] = []
-    for q in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES):
-        s, p, o = q.subject.value, q.predicate.value, q.object
-        key = hashlib.sha256(f"{s} {p} {o}".encode()).hexdigest()[:32]
-        if isinstance(o, ox.Literal):
-            rows.append([key, s, p, o.value, "literal", o.datatype.value, o.language])
-        else:
-            rows.append([key, s, p, o.value, "iri", None, None])
-    batches = [rows[i : i + batch] for i in range(0, len(rows), batch)]
-    try:
+    with Store.from_settings() as store:
+        install_schema(store)
         started = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=writers) as pool:
-            list(pool.map(lambda b: driver.execute_query(query, rows=b, ws="bench-floor", database_=database), batches))
+        import_file(store, workspace, collection, path, get_format("nt"), batch_size=5_000)
         return time.perf_counter() - started
-    finally:
-        with driver.session(database=database) as session:
-            session.run("MATCH (n:BenchStatementFloor) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
-        driver.close()
 
 
-def light_floor(path: Path, batch: int = 5_000, writers: int = 2) -> float:
-    """Wall seconds of the write calls alone for the lighter model rdflib-neo4j uses, kept lossless and scoped.
-
-    Each subject is one ``:Resource {workspace, collection, uri}`` (under tgneo's unique key) whose
-    literal triples are list properties named by predicate IRI, each value the literal in N-Triples
-    form (``"Entity 1"@en``: datatype and language kept); each IRI triple is one
-    ``(:Resource)-[:TRIPLE {p}]->(:Resource)``. No journal, no provenance, no ``:Statement`` nodes. The
-    file is parsed and grouped before the clock starts; ``writers`` batches go at once.
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
+def native_rows(path: Path) -> tuple[list[list[Any]], dict[str, list[list[str]]]]:
+    """The large file shaped as tgneo stores it: ``[uri, literal map]`` per resource (sorted) and
+    ``[subject, object, predicate IRI, id]`` per IRI triple, by relationship type (tgneo's rule and values)."""
     import pyoxigraph as ox
 
-    driver, database = _driver()
-    workspace = f"bench-light-{uuid.uuid4().hex[:8]}"
-    subjects: dict[str, dict[str, list[str]]] = {}
-    links: list[list[str]] = []
+    from tgneo.native import Namespaces, sidecar, stored_value
+
+    names = Namespaces()
+    values: dict[str, dict[str, list[tuple[Any, str]]]] = {}
+    links: dict[str, list[list[str]]] = {}
+    plain = {f"{XSD}string", "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
     for q in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES):
         s, p, o = q.subject.value, q.predicate.value, q.object
+        node = values.setdefault(s, {})
         if isinstance(o, ox.Literal):
-            subjects.setdefault(s, {}).setdefault(p, []).append(str(o))
+            datatype = None if o.datatype.value in plain else o.datatype.value
+            node.setdefault(names.property_key(p), []).append(stored_value(o.value, o.language, datatype))
         else:
-            subjects.setdefault(s, {})
-            subjects.setdefault(o.value, {})
-            links.append([s, p, o.value])
-    nodes = [{"uri": uri, "props": props} for uri, props in sorted(subjects.items())]
-    links.sort()
-    node_query = ("UNWIND $rows AS r MERGE (n:Resource {workspace: $ws, collection: 'light', uri: r.uri}) "
-                  "ON CREATE SET n.kind = 'iri', n.graph = '' SET n += r.props")  # fmt: skip
-    link_query = ("UNWIND $rows AS l MATCH (a:Resource {workspace: $ws, collection: 'light', uri: l[0]}) "
-                  "MATCH (b:Resource {workspace: $ws, collection: 'light', uri: l[2]}) "
-                  "MERGE (a)-[:TRIPLE {p: l[1]}]->(b)")  # fmt: skip
+            values.setdefault(o.value, {})
+            key = hashlib.sha256(f"<{s}> <{p}> <{o.value}> .".encode()).hexdigest()
+            links.setdefault(names.relationship_type(p), []).append([s, o.value, p, key])
+    resources: list[list[Any]] = []
+    for uri, keyed in sorted(values.items()):
+        props: dict[str, Any] = {}
+        for key, pairs in keyed.items():
+            props[key] = pairs[0][0] if len(pairs) == 1 else [v for v, _ in pairs]
+            if any(tag for _, tag in pairs):
+                props[sidecar(key)] = [tag for _, tag in pairs]
+        resources.append([uri, props])
+    return resources, {kind: sorted(rows) for kind, rows in links.items()}
+
+
+def light_floor(path: Path, workspace: str, batch: int = 5_000, writers: int = 2) -> float:
+    """Wall seconds of Neo4j's writes alone for the native graph of ``path`` (see the module docstring)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    resources, links = native_rows(path)
+    driver, database = _driver()
+    node_query = ("UNWIND $rows AS r MERGE (n:Tgneo:TgResource {workspace: $ws, collection: 'floor', uri: r[0]}) "
+                  "ON CREATE SET n.kind = 'iri', n.graph = '', n += r[1]")  # fmt: skip
+
+    def link_query(kind: str) -> str:
+        return ("UNWIND $rows AS l MATCH (a:TgResource {workspace: $ws, collection: 'floor', uri: l[0]}) "
+                "MATCH (b:TgResource {workspace: $ws, collection: 'floor', uri: l[1]}) "
+                f"MERGE (a)-[x:`{kind}`]->(b) "
+                "ON CREATE SET x.iri = l[2], x.id = l[3], x.workspace = $ws, x.collection = 'floor'")  # fmt: skip
 
     def phase(query: str, rows: list[Any]) -> None:
         chunks = [rows[i : i + batch] for i in range(0, len(rows), batch)]
@@ -193,31 +191,53 @@ def light_floor(path: Path, batch: int = 5_000, writers: int = 2) -> float:
 
     try:
         started = time.perf_counter()
-        phase(node_query, nodes)
-        phase(link_query, links)
+        phase(node_query, resources)
+        for kind, rows in links.items():
+            phase(link_query(kind), rows)
         return time.perf_counter() - started
     finally:
         driver.close()
-        drop(workspace)
 
 
-def drop(workspace: str) -> None:
+def stored_per_triple(workspace: str, collection: str, triples: int) -> float:
+    """Nodes + relationships tgneo stores for ``collection`` ÷ ``triples``."""
     driver, database = _driver()
-    # statements first (three relationships each), so that no transaction deletes a predicate's
-    # hundreds of thousands of relationships at once; then the resources, then anything left
+    try:
+        nodes = driver.execute_query("MATCH (n:Tgneo {workspace: $w, collection: $c}) RETURN count(n) AS n",
+                                     w=workspace, c=collection, database_=database).records[0]["n"]  # fmt: skip
+        rels = driver.execute_query("MATCH (:Tgneo {workspace: $w, collection: $c})-[r]->() RETURN count(r) AS n",
+                                    w=workspace, c=collection, database_=database).records[0]["n"]  # fmt: skip
+    finally:
+        driver.close()
+    return float(nodes + rels) / triples
+
+
+def before_import(before: Before, path: Path, workspace: str, triples: int) -> tuple[float, float]:
+    """Seconds for the earlier tgneo to import ``path`` on its own server, and nodes + relationships per triple
+    it stored; what it wrote is deleted afterwards (its statements first, then the rest)."""
+    command = ["-m", "tgneo.cli", "import", str(path), "--workspace", workspace, "--collection", "before"]
+    seconds, _ = before.run(command)
+    nodes = before.query("MATCH (n {workspace: $w, collection: 'before'}) RETURN count(n) AS n", w=workspace)[0]["n"]
+    rels = before.query("MATCH ({workspace: $w, collection: 'before'})-[r]->() RETURN count(r) AS n", w=workspace)
+    for label, rows in (("Statement", 5000), ("Resource", 1000)):
+        delete = f"CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF {rows} ROWS"
+        before.query(f"MATCH (n:{label} {{workspace: $w}}) {delete}", w=workspace)
+    before.query("MATCH (n {workspace: $w}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS", w=workspace)
+    return seconds, (nodes + rels[0]["n"]) / triples
+
+
+def drop(workspace: str, collections: list[str]) -> None:
+    driver, database = _driver()
     with driver.session(database=database) as session:
-        for query in (
-            "MATCH (n:Statement {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
-            "MATCH (n:Resource {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-            "MATCH (n {workspace: $ws}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-        ):
-            session.run(query, ws=workspace).consume()
+        drop_collections(session, workspace, collections)
     driver.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="200k triples instead of 1M")
+    parser.add_argument("--before", type=Path, metavar="CHECKOUT",
+                        help="a checkout of an earlier tgneo (before.py): it imports the same file")  # fmt: skip
     args = parser.parse_args()
     large = 200_000 if args.quick else 1_000_000
     small = large // 10
@@ -225,6 +245,7 @@ def main() -> None:
     host = f"bench-{run}.example"
     workspace = f"bench-rdf-{run}"
     env = {**os.environ}
+    figures: dict[str, Any] = {"triples": large}
     with tempfile.TemporaryDirectory(prefix="tgneo-bench-rdf-") as folder:
         big, little = Path(folder) / "large.nt", Path(folder) / "small.nt"
         generate(big, large, host)
@@ -232,11 +253,13 @@ def main() -> None:
         try:
             import_small, rss_import_small = tgneo_timed(
                 ["import", str(little), "--workspace", workspace, "--collection", "small"], env)  # fmt: skip
-            import_large, rss_import_large = tgneo_timed(
+            cli_large, rss_import_large = tgneo_timed(
                 ["import", str(big), "--workspace", workspace, "--collection", "large"], env)  # fmt: skip
-            print(f"tgneo import: {large} triples in {import_large:.1f}s ({large / import_large:,.0f} triples/s), "
+            print(f"tgneo import (command): {large} triples in {cli_large:.1f}s ({large / cli_large:,.0f} triples/s), "
                   f"peak RSS {rss_import_large / 1024:.0f} MiB; {small} in {import_small:.1f}s, "
                   f"{rss_import_small / 1024:.0f} MiB", flush=True)  # fmt: skip
+            per_triple = stored_per_triple(workspace, "large", large)
+            print(f"stored: {per_triple:.2f} nodes + relationships per triple", flush=True)
             out = Path(folder) / "out.nt"
             export_args = ["export", "--workspace", workspace, "--format", "nt", "-o", str(out), "--collection"]
             export_small, rss_export_small = tgneo_timed([*export_args, "small"], env)
@@ -247,33 +270,41 @@ def main() -> None:
             baseline = rdflib_neo4j_import(big, host)
             print(f"rdflib-neo4j import: {large} triples in {baseline:.1f}s ({large / baseline:,.0f} triples/s)",
                   flush=True)  # fmt: skip
-            floor = statement_floor(big)
-            print(f"one bare node per triple (CREATE calls alone): {large} in {floor:.1f}s "
-                  f"({large / floor:,.0f} nodes/s)", flush=True)  # fmt: skip
-            light = light_floor(big)
-            print(f"lighter model (literals as properties, links as relationships; writes alone): {large} in "
-                  f"{light:.1f}s ({large / light:,.0f} triples/s)", flush=True)  # fmt: skip
+            in_process = tgneo_in_process(big, workspace, "in-process")
+            print(f"tgneo import (in process): {large} triples in {in_process:.1f}s "
+                  f"({large / in_process:,.0f} triples/s)", flush=True)  # fmt: skip
+            light = light_floor(big, workspace)
+            print(f"native graph, Neo4j's writes alone: {large} in {light:.1f}s ({large / light:,.0f} triples/s)",
+                  flush=True)  # fmt: skip
         finally:
-            drop(workspace)
-    figures = {
-        "import_vs_rdflib_neo4j": round(baseline / import_large, 3),
-        "import_memory_large_vs_small": round(rss_import_large / rss_import_small, 3),
-        "export_memory_large_vs_small": round(rss_export_large / rss_export_small, 3),
-        "import_vs_statement_floor": round(import_large / floor, 3),
-        "statement_floor_vs_rdflib_neo4j": round(baseline / floor, 3),
-        "light_floor_vs_rdflib_neo4j": round(baseline / light, 3),
-    }
-    rates = {
-        "triples": large,
-        "tgneo_import_triples_per_s": round(large / import_large),
-        "tgneo_export_triples_per_s": round(large / export_large),
-        "rdflib_neo4j_import_triples_per_s": round(large / baseline),
-        "statement_floor_nodes_per_s": round(large / floor),
-        "light_floor_triples_per_s": round(large / light),
-        "import_peak_rss_mib": round(rss_import_large / 1024),
-        "export_peak_rss_mib": round(rss_export_large / 1024),
-    }
-    print(json.dumps({"bench": "rdf", "ratios": figures, "figures": rates}))
+            drop(workspace, ["small", "large", "in-process", "floor"])
+        figures |= {
+            "import_vs_rdflib_neo4j": round(baseline / in_process, 3),
+            "cli_import_vs_rdflib_neo4j": round(baseline / cli_large, 3),
+            "import_vs_light_floor": round(in_process / light, 3),
+            "light_floor_vs_rdflib_neo4j": round(baseline / light, 3),
+            "import_memory_large_vs_small": round(rss_import_large / rss_import_small, 3),
+            "export_memory_large_vs_small": round(rss_export_large / rss_export_small, 3),
+            "nodes_rels_per_triple": round(per_triple, 3),
+            "tgneo_import_s": round(in_process, 2),
+            "tgneo_cli_import_s": round(cli_large, 2),
+            "rdflib_neo4j_import_s": round(baseline, 2),
+            "light_floor_s": round(light, 2),
+            "tgneo_export_s": round(export_large, 2),
+            "import_peak_rss_mib": round(rss_import_large / 1024),
+            "export_peak_rss_mib": round(rss_export_large / 1024),
+        }
+        if args.before is not None:
+            with Before(args.before) as before:
+                old_seconds, old_per_triple = before_import(before, big, workspace, large)
+            print(f"before ({before.commit}): import {large} triples in {old_seconds:.1f}s (command, own server), "
+                  f"{old_per_triple:.2f} nodes + relationships per triple", flush=True)  # fmt: skip
+            figures |= {"before_commit": before.commit, "before_cli_import_s": round(old_seconds, 2),
+                        "nodes_rels_per_triple_before": round(old_per_triple, 3)}  # fmt: skip
+    for name in ("import_vs_rdflib_neo4j", "import_vs_light_floor", "cli_import_vs_rdflib_neo4j",
+                 "light_floor_vs_rdflib_neo4j", "import_memory_large_vs_small", "nodes_rels_per_triple"):  # fmt: skip
+        print(f"{name:30} {figures[name]:>8}")
+    print(json.dumps({"bench": "rdf", "quick": args.quick, "figures": figures}))
 
 
 if __name__ == "__main__":

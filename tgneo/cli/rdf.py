@@ -53,15 +53,21 @@ def _input_file(file: str) -> Iterator[Path]:
 )
 @fails_cleanly
 def import_(file: str, fmt: str | None, base: str | None, workspace: str, collection: str, batch_size: int) -> None:
-    """Load RDF (quoted triples included) into Neo4j, all or nothing: provenance becomes nodes, facts statements.
+    """Load RDF (quoted triples included) into Neo4j, all or nothing: a native graph plus provenance nodes.
 
     \b
-    Reads TrustGraph's explainability and extraction provenance (urn:graph:retrieval,
-    urn:graph:source) as labeled nodes, and any other triple as a reified :Statement, so
-    `tgneo export --profile trustgraph` gives the same quads back. Either profile reads back
-    the same way. The file is read once, written as it is read; a syntax error (line and column),
-    a value Neo4j cannot index, or a failure while writing rolls everything back. Blank nodes
-    belong to their file. FILE '-' reads stdin.
+    The knowledge graph (the default graph) becomes typed relationships and properties:
+    ex:a foaf:knows ex:b is (a)-[:foaf__knows]->(b), "1867" a property value, rdfs:label the
+    node's name (the rule: README, "The graph model"). TrustGraph's explainability and
+    extraction provenance (urn:graph:retrieval, urn:graph:source) become labeled nodes. What
+    the native form cannot hold exactly (quoted triples, other named graphs, a literal that
+    does not fit its key) stays a reified :TgStatement, so `tgneo export --profile
+    trustgraph` gives the same quads back. Either profile reads back the same way.
+
+    \b
+    The file is read once, written as it is read; a syntax error (line and column), a value
+    Neo4j cannot index, or a failure while writing rolls everything back. Blank nodes belong
+    to their file. FILE '-' reads stdin.
     """
     from tgneo.errors import UnsupportedFormat
     from tgneo.rdf.formats import format_names, get_format, guess_format

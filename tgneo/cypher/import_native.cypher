@@ -1,5 +1,5 @@
 // Purpose: an import's fast path: write one batch of plain knowledge-graph triples (default graph; IRI or blank-node subject; IRI, blank-node or literal object) in their native form, the same nodes, relationships and properties record_batch writes: each fact a typed relationship (MERGEd, so a triple is stored once), each literal a value of its subject's property. Rows are flat lists, not maps; the batch's resources are MERGEd once, in uri order, and collected, so a fact reaches its nodes by list position instead of index seeks. A resource carries the map of the literal values the batch holds for it (values and sidecar tags, as stored): a node this statement creates takes the map whole, and so does one that existed but holds none of its keys; one that holds other values under some key has the values merged key by key into those it holds (nothing is written to a node the batch only points at, so concurrent batches do not queue on each other's objects) (a value of another Neo4j type is reported as a misfit, for the caller to store as a reified edge in the same transaction). A subject the import did not create gets an undo snapshot before its first change, as in record_batch. The import's journal is locked last, not first, so that concurrent batches of one import overlap instead of queueing on it: the batch checks the journal's state (running) before writing, and again once it holds the lock; if the import was stopped in between, the batch divides by zero, the one way Cypher has to fail its own transaction, and nothing is written.
-// Params: $workspace, $collection, $import_id, $prefixes (rows [prefix, namespace]), $resources (rows [uri, kind, literal map or null, whether it is a subject in the batch], sorted by uri), $facts (rows [subject index, object index, type, predicate IRI, id])
+// Params: $workspace, $collection, $import_id, $prefixes (rows [prefix, namespace]), $resources (rows [uri, kind, literal map (empty when none), whether it is a subject in the batch], sorted by uri), $facts (rows [subject index, object index, type, predicate IRI, id])
 // Returns: missing LIST<STRING> (the import id when that import is not running; non-empty means nothing was written), misfits LIST<LIST> ([subject uri, key, [value indexes]] of literal values not stored natively)
 OPTIONAL MATCH (early:TgImport {workspace: $workspace, collection: $collection, id: $import_id})
 WITH CASE WHEN early IS NOT NULL AND early.state = 'running' THEN [] ELSE [$import_id] END AS missing
@@ -17,9 +17,9 @@ OPTIONAL CALL (missing) {
   CALL () {
     UNWIND $resources AS r
     MERGE (n:Tgneo:TgResource {workspace: $workspace, collection: $collection, uri: r[0]})
-    ON CREATE SET n.kind = r[1], n.graph = '', n.tg_import = $import_id, n += coalesce(r[2], {})
+    ON CREATE SET n.kind = r[1], n.graph = '', n.tg_import = $import_id, n += r[2]
     WITH n, r, coalesce(n.tg_import, '') <> $import_id AS foreign,
-         [k IN keys(coalesce(r[2], {})) WHERE n[k] IS NULL OR n[k] <> r[2][k]] AS differing
+         [k IN keys(r[2]) WHERE n[k] IS NULL OR n[k] <> r[2][k]] AS differing
     RETURN collect(n) AS nodes,
            collect(CASE WHEN foreign THEN [n, r[3]] END) AS foreign,
            collect(CASE WHEN size(differing) > 0 AND all(k IN differing WHERE n[k] IS NULL) THEN [n, r[2]] END) AS adding,
