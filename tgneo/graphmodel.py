@@ -780,11 +780,16 @@ collection, s, p)`` for a Statement, so an import checks every quad against this
 writes anything."""
 
 
-def fits_index(t: PlainTriple, workspace: str, collection: str) -> bool:
+def index_chars(workspace: str, collection: str) -> int:
+    """How many characters of terms a key of this workspace and collection surely holds (for :func:`fits_index`:
+    a UTF-8 character is at most 4 bytes)."""
+    return (INDEX_KEY_BYTES - len(workspace.encode()) - len(collection.encode())) // 4
+
+
+def fits_index(t: PlainTriple, chars: int) -> bool:
     """Whether every key of a plain triple is surely within :data:`INDEX_KEY_BYTES` (:func:`too_large`'s quick
-    bound, counted on its text: a UTF-8 character is at most 4 bytes, a blank node's key 2 characters longer)."""
-    scope = len(workspace.encode()) + len(collection.encode())
-    return scope + 4 * max(len(t.s) + 2 + len(t.p), len(t.o) + 2 if t.o_kind != "literal" else 0) <= INDEX_KEY_BYTES
+    bound, counted on its text, ``chars`` from :func:`index_chars`; a blank node's key is 2 characters longer)."""
+    return len(t.s) + 2 + len(t.p) <= chars and (t.o_kind == "literal" or len(t.o) + 2 <= chars)
 
 
 def too_large(quad: Quad, workspace: str, collection: str) -> str | None:

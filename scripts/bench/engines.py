@@ -16,8 +16,8 @@ LLM, against the real server. Prints, as its LAST line, JSON ``{"bench": "engine
   the large graph ÷ on the small one. Goal ≤ 2 (index-backed: cost follows the neighbourhood).
 
 With ``--before CHECKOUT`` (a checkout of an earlier tgneo, see ``before.py``) that tgneo's own engines
-bench first runs on a private server of its own, for the 100k graph alone with the same questions, and
-the JSON adds ``p50_100k_before_vs_now``: its p50 latency at 100k ÷ this tgneo's (goal ≥ 1: no slower).
+bench first runs on a private server of its own, with the same sizes and questions, and the JSON adds
+``p50_100k_before_vs_now``: its p50 latency at 100k ÷ this tgneo's (goal ≥ 1: no slower).
 
 Absolute p50/p95 latencies per size and the round trips of each stage are printed for context. Data
 goes to ``bench-engines-*`` collections, removed at the end (``--keep`` keeps them).
@@ -61,7 +61,7 @@ from tgneo.vocab import RDFS, TRUSTGRAPH_ENTITIES
 console = Console(stderr=True)
 WORKSPACE = "bench"
 BEFORE_SIZE = 100_000
-"""The graph size an earlier tgneo (--before) is measured at."""
+"""The graph size whose p50 latency is compared with an earlier tgneo's (--before)."""
 TS = "2025-06-01T10:15:30.123456Z"
 SYLLABLES = ("ka", "ro", "mi", "ten", "vo", "la", "shi", "dor", "e", "an", "bel", "quo", "ris", "tu", "mar", "zen")
 RELATIONS = ("discovered", "born in", "worked at", "married", "studied", "founded", "wrote", "visited",
@@ -202,13 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", help="statement counts instead (smallest first), to try it out")
     parser.add_argument("--before", type=Path, metavar="CHECKOUT", help="an earlier tgneo (before.py), measured first")
     args = parser.parse_args(argv)
-    earlier: dict[str, Any] | None = None
-    if args.before is not None:
-        with Before(args.before) as then:
-            measured = then.bench("engines.py", "--sizes", str(BEFORE_SIZE), "--questions", str(args.questions))
-            earlier = {"commit": then.commit, **measured}
-        console.print(f"before ({then.commit}): {earlier['absolute']}")
     sizes = tuple(args.sizes) if args.sizes else (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
+    earlier: dict[str, Any] | None = None
+    if args.before is not None:  # the same sizes, interleaved the same way: a server holding 1M answers slower
+        with Before(args.before) as then:
+            shape = ["--sizes", *map(str, sizes), "--questions", str(args.questions)]
+            earlier = {"commit": then.commit, **then.bench("engines.py", *shape)}
+        console.print(f"before ({then.commit}): {earlier['absolute']}")
     run_id = uuid.uuid4().hex[:8]
     llm = OfflineLLM()
     collections = {size: f"bench-engines-{size}-{run_id}" for size in sizes}

@@ -14,7 +14,8 @@ and, for context, documents/s, chunks/s and statements/s of first loads, and Neo
 document (new and unchanged; the load's fixed cost — schema check, model check — is counted apart).
 
 With ``--before CHECKOUT`` (a checkout of an earlier tgneo, see ``before.py``) that tgneo's own ingest
-bench runs first, with the same copies of the same corpus, on a private server of its own, and the
+bench runs first, with the same copies of the same corpus, on a private server of its own (twice: the
+first run warms that freshly started server up, and only the second counts), and the
 JSON adds ``statements_per_s_vs_before`` and ``documents_per_s_vs_before`` (this tgneo ÷ that one; goal
 ≥ 2 for statements/s) and the earlier figures.
 Uses NEO4J_* or the local `tgneo db` server; all data goes to a ``bench-ingest-*`` collection, removed
@@ -102,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     earlier: dict[str, Any] | None = None
     if args.before is not None:
         with Before(args.before) as then:
-            earlier = {"commit": then.commit, **then.bench("ingest.py", *(["--quick"] if args.quick else []))}
+            shape = ["--quick"] if args.quick else []
+            then.bench("ingest.py", *shape)  # a warm-up: its server has just started, this one has been running
+            earlier = {"commit": then.commit, **then.bench("ingest.py", *shape)}
         console.print(f"before ({then.commit}): {earlier['absolute']}")
     copies = 3 if args.quick else 15
     run_id = uuid.uuid4().hex[:8]

@@ -15,7 +15,9 @@ tgneo's native graph a fact is a typed relationship, so membership can be stored
 Each form writes the same generated documents (``--documents``, 16 chunks of 10 facts each, 7 of them
 IRI-valued), one transaction per document as ``tgneo load`` does, under labels and constraints of
 this bench's own (``BenchMember…``, ``bench_member_…``), three rounds interleaved; the median of the
-rounds is reported. Everything it creates, constraints included, is removed at the end. Needs
+rounds is reported. Then, for ``list`` and ``reified``, one query finds where each IRI-valued fact was
+extracted (its subgraph and evidence span), as attribution and evidence-scored Focus ask for a selected
+edge, and is timed. Everything it creates, constraints included, is removed at the end. Needs
 ``NEO4J_*`` or the local ``tgneo db`` server. The last line is JSON.
 
     python scripts/bench/membership.py
@@ -71,6 +73,21 @@ LIST = """UNWIND $groups AS g
 MATCH (sg:BenchMemberResource {workspace: $ws, uri: g.sg}) MATCH (a:BenchMemberResource {workspace: $ws, uri: g.s})
 CREATE (sg)-[:CONTAINS {members: g.members, sourceCharOffset: g.offs, sourceCharLength: g.lens}]->(a)"""
 FORMS = {"none": None, "list": LIST, "reified_lite": REIFIED_LITE, "reified": REIFIED}
+READS = {  # where each selected edge was extracted: what attribution and evidence-scored Focus ask (the hints:
+    # the planner's statistics lag behind a label just filled, and it would scan the index per row)
+    "list": """UNWIND $edges AS e
+MATCH (a:BenchMemberResource {workspace: $ws, uri: e.s})
+USING INDEX SEEK a:BenchMemberResource(workspace, uri)
+MATCH (a)<-[c:CONTAINS]-(sg)
+WITH e, sg, c, [i IN range(0, size(c.members) - 1) WHERE c.members[i] = e.member] AS at WHERE size(at) > 0
+RETURN count(DISTINCT e.id) AS n, collect([sg.uri, c.sourceCharOffset[at[0]]])[0] AS sample""",
+    "reified": """UNWIND $edges AS e
+WITH e.id AS id
+MATCH (st:BenchMemberStatement {workspace: $ws, id: id})
+USING INDEX SEEK st:BenchMemberStatement(workspace, id)
+MATCH (st)<-[c:CONTAINS]-(sg)
+RETURN count(DISTINCT id) AS n, collect([sg.uri, c.sourceCharOffset])[0] AS sample""",
+}
 
 
 def document(n: int) -> dict[str, list[Any]]:
@@ -101,8 +118,9 @@ def document(n: int) -> dict[str, list[Any]]:
             "groups": list(groups.values())}  # fmt: skip
 
 
-def write(store: Store, form: str, docs: range) -> float:
-    """Seconds to write ``docs`` in ``form``, one transaction each; the rows are built before the clock."""
+def write(store: Store, form: str, docs: range) -> tuple[float, float | None]:
+    """Seconds to write ``docs`` in ``form``, one transaction each (the rows are built before the clock), and
+    seconds to read back where every IRI-valued fact was extracted (subgraph and evidence span), in one query."""
     workspace = f"bench-member-{form}-{uuid.uuid4().hex[:6]}"
     rows = [document(n) for n in docs]
     extra = FORMS[form]
@@ -116,12 +134,21 @@ def write(store: Store, form: str, docs: range) -> float:
         with store.driver.session(database=store.database) as session:
             session.execute_write(work)
     seconds = time.perf_counter() - started
+    reading: float | None = None
+    if form in READS:
+        edges = {m["id"]: m for r in rows for m in r["members"] if m["kind"] == "iri"}.values()
+        asked = [{"id": m["id"], "s": m["s"], "member": f"<{m['p']}> <{m['o']}>"} for m in edges]
+        started = time.perf_counter()
+        found = store.driver.execute_query(READS[form], edges=asked, ws=workspace, database_=store.database)
+        reading = time.perf_counter() - started
+        if found.records[0]["n"] < len(asked):
+            raise SystemExit(f"{form}: found the sources of {found.records[0]['n']} of {len(asked)} facts")
     with store.driver.session(database=store.database) as session:
         session.run("MATCH (n:BenchMemberStatement {workspace: $ws}) CALL (n) { DETACH DELETE n } "
                     "IN TRANSACTIONS OF 5000 ROWS", ws=workspace).consume()  # fmt: skip
         session.run("MATCH (n:BenchMemberResource {workspace: $ws}) CALL (n) { DETACH DELETE n } "
                     "IN TRANSACTIONS OF 1000 ROWS", ws=workspace).consume()  # fmt: skip
-    return seconds
+    return seconds, reading
 
 
 def main() -> None:
@@ -130,6 +157,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     seconds: dict[str, list[float]] = {form: [] for form in FORMS}
+    reads: dict[str, list[float]] = {form: [] for form in READS}
     with Store.from_settings() as store:
         try:
             for statement in CONSTRAINTS:
@@ -138,19 +166,28 @@ def main() -> None:
             for round_ in range(args.rounds):
                 for form in FORMS:
                     first = round_ * 1000
-                    seconds[form].append(write(store, form, range(first, first + args.documents)))
+                    written, took = write(store, form, range(first, first + args.documents))
+                    seconds[form].append(written)
+                    if took is not None:
+                        reads[form].append(took)
                 print(f"round {round_ + 1}: " + ", ".join(f"{f} {s[-1]:.2f}s" for f, s in seconds.items()), flush=True)
         finally:
             for name in ("bench_member_resource", "bench_member_statement"):
                 store.driver.execute_query(f"DROP CONSTRAINT {name} IF EXISTS", database_=store.database)
     median = {form: round(statistics.median(s), 3) for form, s in seconds.items()}
-    figures = {f"{form}_s": value for form, value in median.items()} | {
-        "facts": args.documents * 160,
-        "list_vs_reified": round(median["list"] / median["reified"], 3),
-        "reified_lite_vs_reified": round(median["reified_lite"] / median["reified"], 3),
-    }
+    read = {form: round(statistics.median(s), 3) for form, s in reads.items()}
+    figures = (
+        {f"{form}_s": value for form, value in median.items()}
+        | {f"{form}_read_s": value for form, value in read.items()}
+        | {
+            "facts": args.documents * 160,
+            "list_vs_reified": round(median["list"] / median["reified"], 3),
+            "reified_lite_vs_reified": round(median["reified_lite"] / median["reified"], 3),
+            "list_vs_reified_read": round(read["list"] / read["reified"], 3),
+        }
+    )
     for form, value in median.items():
-        print(f"{form:14} {value:>7.2f}s  (median of {args.rounds})")
+        print(f"{form:14} write {value:>6.2f}s" + (f"   read {read[form]:>6.3f}s" if form in read else ""))
     print(json.dumps({"bench": "membership", "figures": figures}))
 
 

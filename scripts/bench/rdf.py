@@ -9,10 +9,11 @@ IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth th
 * ``import_vs_rdflib_neo4j``: seconds rdflib-neo4j (Neo4j Labs' RDFLib store, PyPI ``rdflib-neo4j``,
   installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds tgneo's import
   (:func:`tgneo.store.rdfio.import_file`, the CLI's batch size) takes, both in this process, as a
-  Python user calls either. rdflib-neo4j MERGEs ``:Resource {uri}`` without a workspace, so its IRIs
-  live under a host unique to this run, and the run adds a temporary index on ``:Resource(uri)`` (what
-  its own docs ask for; a uniqueness constraint is impossible on a shared database) and drops it.
-  ``cli_import_vs_rdflib_neo4j`` is the same for the ``tgneo import`` command (its start-up included).
+  Python user calls either; the two alternate three times and their medians are compared. rdflib-neo4j
+  MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host unique to each run of
+  it, and the bench adds a temporary index on ``:Resource(uri)`` (what its own docs ask for; a
+  uniqueness constraint is impossible on a shared database) and drops it.
+  ``cli_import_vs_rdflib_neo4j`` is the same for one ``tgneo import`` command (its start-up included).
 * ``import_vs_light_floor``: tgneo's import ÷ Neo4j's writes alone of the same native graph: the
   file parsed and shaped before the clock starts (tgneo's own naming rule and values), then each
   resource MERGEd under tgneo's key with its literal properties, and each IRI triple a typed
@@ -36,6 +37,7 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,8 @@ from before import Before  # scripts/bench/before.py
 from cleanup import drop_collections  # scripts/bench/cleanup.py
 
 ROOT = Path(__file__).resolve().parents[2]
+ROUNDS = 3
+"""rdflib-neo4j's and tgneo's in-process imports of the large file alternate this many times; medians compared."""
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
@@ -267,17 +271,23 @@ def main() -> None:
             print(f"tgneo export: {large} triples in {export_large:.1f}s ({large / export_large:,.0f} triples/s), "
                   f"peak RSS {rss_export_large / 1024:.0f} MiB; {small} in {export_small:.1f}s, "
                   f"{rss_export_small / 1024:.0f} MiB", flush=True)  # fmt: skip
-            baseline = rdflib_neo4j_import(big, host)
+            baselines: list[float] = []
+            runs: list[float] = []
+            for round_ in range(ROUNDS):  # interleaved, each its own server state; medians compared
+                baselines.append(rdflib_neo4j_import(big, f"r{round_}.{host}"))
+                runs.append(tgneo_in_process(big, workspace, f"in-process-{round_}"))
+                drop(workspace, [f"in-process-{round_}"])
+                print(f"round {round_ + 1}: rdflib-neo4j {baselines[-1]:.2f}s, tgneo {runs[-1]:.2f}s", flush=True)
+            baseline, in_process = statistics.median(baselines), statistics.median(runs)
             print(f"rdflib-neo4j import: {large} triples in {baseline:.1f}s ({large / baseline:,.0f} triples/s)",
                   flush=True)  # fmt: skip
-            in_process = tgneo_in_process(big, workspace, "in-process")
             print(f"tgneo import (in process): {large} triples in {in_process:.1f}s "
                   f"({large / in_process:,.0f} triples/s)", flush=True)  # fmt: skip
             light = light_floor(big, workspace)
             print(f"native graph, Neo4j's writes alone: {large} in {light:.1f}s ({large / light:,.0f} triples/s)",
                   flush=True)  # fmt: skip
         finally:
-            drop(workspace, ["small", "large", "in-process", "floor"])
+            drop(workspace, ["small", "large", *(f"in-process-{r}" for r in range(ROUNDS)), "floor"])
         figures |= {
             "import_vs_rdflib_neo4j": round(baseline / in_process, 3),
             "cli_import_vs_rdflib_neo4j": round(baseline / cli_large, 3),

@@ -55,6 +55,7 @@ from tgneo.graphmodel import (
     StoredStatement,
     compile_quads,
     fits_index,
+    index_chars,
     is_annotation,
     too_large,
 )
@@ -115,10 +116,11 @@ class ImportJob:
         notes: list[str] = []
 
         def others() -> Iterator[str]:
+            chars = index_chars(self.workspace, self.collection)
             for item in read_plain(self.path, self.fmt, base=self.base, scope=self.digest):
                 if isinstance(item, PlainTriple):
                     if not item.s.startswith(REIFIED_PREFIX) and not item.o.startswith(REIFIED_PREFIX) and \
-                            fits_index(item, self.workspace, self.collection):  # fmt: skip
+                            fits_index(item, chars):  # fmt: skip
                         self.quads_read += 1
                         rows.add_plain(item)
                         if rows.quads >= size:
