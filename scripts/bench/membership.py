@@ -124,30 +124,32 @@ def write(store: Store, form: str, docs: range) -> tuple[float, float | None]:
     workspace = f"bench-member-{form}-{uuid.uuid4().hex[:6]}"
     rows = [document(n) for n in docs]
     extra = FORMS[form]
-    started = time.perf_counter()
-    for r in rows:
-
-        def work(tx: Any, r: dict[str, list[Any]] = r) -> None:
-            for query in (ENTITIES, SUBGRAPHS, FACTS, LITERALS, *([extra] if extra else [])):
-                tx.run(query, ws=workspace, **r).consume()
-
-        with store.driver.session(database=store.database) as session:
-            session.execute_write(work)
-    seconds = time.perf_counter() - started
-    reading: float | None = None
-    if form in READS:
-        edges = {m["id"]: m for r in rows for m in r["members"] if m["kind"] == "iri"}.values()
-        asked = [{"id": m["id"], "s": m["s"], "member": f"<{m['p']}> <{m['o']}>"} for m in edges]
+    try:
         started = time.perf_counter()
-        found = store.driver.execute_query(READS[form], edges=asked, ws=workspace, database_=store.database)
-        reading = time.perf_counter() - started
-        if found.records[0]["n"] < len(asked):
-            raise SystemExit(f"{form}: found the sources of {found.records[0]['n']} of {len(asked)} facts")
-    with store.driver.session(database=store.database) as session:
-        session.run("MATCH (n:BenchMemberStatement {workspace: $ws}) CALL (n) { DETACH DELETE n } "
-                    "IN TRANSACTIONS OF 5000 ROWS", ws=workspace).consume()  # fmt: skip
-        session.run("MATCH (n:BenchMemberResource {workspace: $ws}) CALL (n) { DETACH DELETE n } "
-                    "IN TRANSACTIONS OF 1000 ROWS", ws=workspace).consume()  # fmt: skip
+        for r in rows:
+
+            def work(tx: Any, r: dict[str, list[Any]] = r) -> None:
+                for query in (ENTITIES, SUBGRAPHS, FACTS, LITERALS, *([extra] if extra else [])):
+                    tx.run(query, ws=workspace, **r).consume()
+
+            with store.driver.session(database=store.database) as session:
+                session.execute_write(work)
+        seconds = time.perf_counter() - started
+        reading: float | None = None
+        if form in READS:
+            edges = {m["id"]: m for r in rows for m in r["members"] if m["kind"] == "iri"}.values()
+            asked = [{"id": m["id"], "s": m["s"], "member": f"<{m['p']}> <{m['o']}>"} for m in edges]
+            started = time.perf_counter()
+            found = store.driver.execute_query(READS[form], edges=asked, ws=workspace, database_=store.database)
+            reading = time.perf_counter() - started
+            if found.records[0]["n"] < len(asked):
+                raise SystemExit(f"{form}: found the sources of {found.records[0]['n']} of {len(asked)} facts")
+    finally:  # whatever happened, the bench leaves nothing behind
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (n:BenchMemberStatement {workspace: $ws}) CALL (n) { DETACH DELETE n } "
+                        "IN TRANSACTIONS OF 5000 ROWS", ws=workspace).consume()  # fmt: skip
+            session.run("MATCH (n:BenchMemberResource {workspace: $ws}) CALL (n) { DETACH DELETE n } "
+                        "IN TRANSACTIONS OF 1000 ROWS", ws=workspace).consume()  # fmt: skip
     return seconds, reading
 
 

@@ -10,9 +10,10 @@ IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth th
   installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds tgneo's import
   (:func:`tgneo.store.rdfio.import_file`, the CLI's batch size) takes, both in this process, as a
   Python user calls either; the two alternate three times and their medians are compared. rdflib-neo4j
-  MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host unique to each run of
-  it, and the bench adds a temporary index on ``:Resource(uri)`` (what its own docs ask for; a
-  uniqueness constraint is impossible on a shared database) and drops it.
+  MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host unique to this run and
+  its nodes are deleted after each of its imports (so each one starts from nothing, as tgneo's does); the
+  bench adds a temporary index on ``:Resource(uri)`` (what its own docs ask for; a uniqueness
+  constraint is impossible on a shared database) and drops it.
   ``cli_import_vs_rdflib_neo4j`` is the same for one ``tgneo import`` command (its start-up included).
 * ``import_vs_light_floor``: tgneo's import ÷ Neo4j's writes alone of the same native graph: the
   file parsed and shaped before the clock starts (tgneo's own naming rule and values), then each
@@ -274,7 +275,7 @@ def main() -> None:
             baselines: list[float] = []
             runs: list[float] = []
             for round_ in range(ROUNDS):  # interleaved, each its own server state; medians compared
-                baselines.append(rdflib_neo4j_import(big, f"r{round_}.{host}"))
+                baselines.append(rdflib_neo4j_import(big, host))  # its nodes are deleted after each run
                 runs.append(tgneo_in_process(big, workspace, f"in-process-{round_}"))
                 drop(workspace, [f"in-process-{round_}"])
                 print(f"round {round_ + 1}: rdflib-neo4j {baselines[-1]:.2f}s, tgneo {runs[-1]:.2f}s", flush=True)
