@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 TIMEOUT_MS = 30_000
 
@@ -97,6 +97,25 @@ class Neo4jBrowser:
             "n => document.querySelectorAll('[data-testid=frame]').length > n", arg=count, timeout=TIMEOUT_MS
         )
         return self.frames().first
+
+    def play(self, command: str, attempts: int = 5) -> Locator:
+        """Run a ``:play URL`` command; the frame it opens, once that frame shows the guide or says it has none.
+
+        Browser reads the server's ``browser.remote_content_hostname_whitelist`` (``dbms.clientConfig``) after
+        it has said who is connected, and until then refuses a host the default list lacks with "No guide by
+        that name". A guide refused that way is played again, a second apart, up to ``attempts`` times; one
+        still refused then is left for the caller to report.
+        """
+        frame = self.run(command)
+        for _ in range(attempts - 1):
+            refused = frame.get_by_text("No guide by that name")
+            shown = frame.get_by_test_id("carousel")
+            expect(refused.or_(shown)).to_be_visible(timeout=TIMEOUT_MS)
+            if not refused.is_visible():
+                break
+            self.page.wait_for_timeout(1000)
+            frame = self.run(command)
+        return frame
 
     def guide(self) -> Locator:
         """The frame showing a ``:play`` guide (the one with a slide carousel)."""

@@ -96,7 +96,7 @@ def palette() -> set[str]:
 
 
 def test_the_guide_played_from_tgneo_shows_its_slides(nb: Neo4jBrowser, setup: Setup) -> None:
-    frame = nb.run(setup.play)
+    frame = nb.play(setup.play)
     guide = nb.guide()
     try:
         guide.get_by_role("heading", name="Explainability traces in Neo4j").wait_for()
@@ -130,7 +130,7 @@ def test_the_guide_draws_the_trace_with_tgneo_colours_and_captions(
     nb: Neo4jBrowser, setup: Setup, store: Store
 ) -> None:
     nb.run(setup.style).get_by_text("node.Question").wait_for()
-    nb.run(setup.play)
+    nb.play(setup.play)
     guide = nb.guide()
     guide.get_by_test_id("nextSlide").click()
     guide.get_by_test_id("nextSlide").click()
