@@ -19,6 +19,7 @@ from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.store import Store
+from tgneo.store.kg import OwnGraph
 from tgneo.store.traces import get_trace
 from tgneo.stream import wire
 
@@ -145,7 +146,7 @@ def test_a_supervisor_decomposes_runs_a_sub_agent_per_goal_and_weaves_the_findin
 
 def test_cypher_read_runs_a_named_read_query_in_this_collection_only(store: Store, sample: str) -> None:
     ask(store, "What is 1934 - 1867?", sample)  # something to find
-    ctx = Context(store, OfflineLLM(), W, sample, recorder=None)
+    ctx = Context(store, OfflineLLM(), W, sample, recorder=None, graph=OwnGraph(store, W, sample))
     session = Session(ctx, SessionKind.AGENT, "which traces?")
     runner = TOOLS["cypher-read"].run(session, "urn:test:caller", {"query": "latest_traces", "params": {"limit": 5}})
     try:
@@ -154,8 +155,8 @@ def test_cypher_read_runs_a_named_read_query_in_this_collection_only(store: Stor
     except StopIteration as stop:
         rows = json.loads(stop.value.text)
     assert rows and any(r["query"] == "What is 1934 - 1867?" for r in rows)
-    other = TOOLS["cypher-read"].run(Session(Context(store, OfflineLLM(), W, "test-nothing-here", None),
-                                             SessionKind.AGENT, "q"), "urn:x", {"query": "latest_traces"})  # fmt: skip
+    nothing = Context(store, OfflineLLM(), W, "test-nothing-here", None, OwnGraph(store, W, "test-nothing-here"))
+    other = TOOLS["cypher-read"].run(Session(nothing, SessionKind.AGENT, "q"), "urn:x", {"query": "latest_traces"})
     with pytest.raises(StopIteration) as empty:
         next(other)
     assert json.loads(empty.value.value.text) == []
@@ -171,6 +172,6 @@ def test_cypher_read_runs_a_named_read_query_in_this_collection_only(store: Stor
 def test_cypher_read_refuses_what_is_not_a_named_read_query(
     store: Store, arguments: dict[str, Any], message: str
 ) -> None:
-    session = Session(Context(store, OfflineLLM(), W, "c", None), SessionKind.AGENT, "q")
+    session = Session(Context(store, OfflineLLM(), W, "c", None, OwnGraph(store, W, "c")), SessionKind.AGENT, "q")
     with pytest.raises(ToolError, match=message):
         next(TOOLS["cypher-read"].run(session, "urn:x", arguments))

@@ -37,9 +37,11 @@ from tgneo.explain.pipeline import RecordingPipeline
 from tgneo.explain.recorder import Recorder
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
+from tgneo.profiles import GraphProfile
 from tgneo.scope import DEFAULT_SCOPE, check_scope
-from tgneo.store.collections import require_content
 from tgneo.store.driver import Store
+from tgneo.store.foreign import ProfileGraph
+from tgneo.store.kg import GraphReader, OwnGraph, Reads
 
 log = logging.getLogger("tgneo.engines")
 MAX_QUESTION_CHARS = 4000
@@ -62,12 +64,16 @@ class Request:
         collection: The collection everything is read from and recorded in.
         options: Engine parameters by name (``entity_limit``, ``doc_limit``, ``max_iterations`` …);
             each engine validates its own against its defaults.
+        graph: Answer over the knowledge graph another tool wrote, read through this profile
+            (:mod:`tgneo.profiles`); ``None`` answers over tgneo's own. The trace is recorded in
+            ``workspace``/``collection`` either way.
     """
 
     question: str
     workspace: str = DEFAULT_SCOPE
     collection: str = DEFAULT_SCOPE
     options: Mapping[str, Any] = field(default_factory=dict)
+    graph: GraphProfile | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.question, str) or not self.question.strip():
@@ -101,6 +107,8 @@ class Context:
     workspace: str
     collection: str
     recorder: Recorder | None
+    graph: GraphReader
+    """What the knowledge graph and the chunks are read through (tgneo's own, or a profile's)."""
     usage: Usage = field(default_factory=Usage)
     sources: dict[str, Source] = field(default_factory=dict)
     evidence: list[Evidence] = field(default_factory=list)
@@ -201,6 +209,9 @@ class Engine(ABC):
 
     kind: ClassVar[SessionKind]
     """What the engine answers as; its wire name (``graph-rag`` …) names it in messages and logs."""
+    reads: ClassVar[Reads] = "any"
+    """What the engine searches first (entities, chunks, or either): a question over a graph that offers no way
+    to search it is refused before anything is recorded."""
     defaults: ClassVar[Mapping[str, int]] = {}
     """The engine's options and their defaults; a request may set any of them (positive integers)."""
 
@@ -225,7 +236,12 @@ class Engine(ABC):
     def context(self, request: Request) -> Context:
         recorder = Recorder(self.store, request.workspace, request.collection) if self.record else None
         pipeline = RecordingPipeline(recorder) if recorder is not None else None
-        return Context(self.store, self.llm, request.workspace, request.collection, recorder, pipeline=pipeline)
+        graph: GraphReader = (
+            OwnGraph(self.store, request.workspace, request.collection)
+            if request.graph is None
+            else ProfileGraph(self.store, self.llm, request.graph, request.workspace, request.collection)
+        )
+        return Context(self.store, self.llm, request.workspace, request.collection, recorder, graph, pipeline=pipeline)
 
     def answer(self, request: Request) -> Iterator[Event]:
         """Answer ``request`` as a stream of events ending in one ``SessionEnd`` or one ``ErrorEvent``.
@@ -235,8 +251,8 @@ class Engine(ABC):
             EmptyCollection: the collection holds nothing to answer from (likewise: nothing is recorded).
         """
         options = self.options(request)
-        require_content(self.store, request.workspace, request.collection)
         ctx = self.context(request)
+        ctx.graph.require_content(self.reads)
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)
         runner = self.run(session, options)

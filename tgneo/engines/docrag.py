@@ -32,6 +32,7 @@ class DocRag(Engine):
     """Document RAG over the chunks of one workspace and collection."""
 
     kind = SessionKind.DOC_RAG
+    reads = "chunks"
     defaults = {"doc_limit": 10}
 
     def root_uri(self, session: Session) -> str:
@@ -46,9 +47,7 @@ class DocRag(Engine):
         yield session.record(grounding)
 
         embedded = ctx.llm.embed([*concepts, session.question]).vectors
-        hits = kg.search_chunks(
-            ctx.store, ctx.workspace, ctx.collection, embedded[:-1], embedded[-1], options["doc_limit"]
-        )
+        hits = ctx.graph.search_chunks(concepts, embedded[:-1], session.question, embedded[-1], options["doc_limit"])
         exploration = DocRagExploration(
             uri=uris.docrag_exploration_uri(sid),
             grounding=grounding.uri,
@@ -84,7 +83,7 @@ class DocRag(Engine):
             )
             yield AnswerChunk(text, last=True)
         rows = [kg.EvidenceRow(uri, chunk=h.uri) for uri, h in zip(focus.selection_uris, kept, strict=True)]
-        found = kg.answer_sources(ctx.store, ctx.workspace, ctx.collection, rows)
+        found = ctx.graph.answer_sources(rows)
         evidence = tuple(
             placed(uri, unit.text, found.places.get(uri))
             for uri, h in zip(focus.selection_uris, kept, strict=True)

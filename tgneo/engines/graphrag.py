@@ -41,6 +41,7 @@ class GraphRag(Engine):
     """GraphRAG over the knowledge graph of one workspace and collection."""
 
     kind = SessionKind.GRAPH_RAG
+    reads = "entities"
     defaults = {
         "entity_limit": 50,
         "triple_limit": 30,
@@ -63,14 +64,9 @@ class GraphRag(Engine):
 
         vectors = ctx.llm.embed(concepts).vectors if concepts else None
         per_concept = max(1, options["entity_limit"] // max(1, len(concepts)))
-        seeds = kg.seed_entities(
-            ctx.store, ctx.workspace, ctx.collection, concepts, vectors, per_concept, options["entity_limit"]
-        )
+        seeds = ctx.graph.seed_entities(concepts, vectors, per_concept, options["entity_limit"])
         words = sorted({w for c in concepts for w in re.findall(r"\w{3,}", c.lower())})
-        edges = kg.explore(
-            ctx.store,
-            ctx.workspace,
-            ctx.collection,
+        edges = ctx.graph.explore(
             [s.uri for s in seeds],
             options["max_path_length"],
             options["triple_limit"],
@@ -109,7 +105,7 @@ class GraphRag(Engine):
             kg.EvidenceRow(uri, statement=edge.id, evidence=edge.evidence)
             for uri, (_, edge) in zip(focus_step.selection_uris, selections, strict=True)
         ]
-        found = kg.answer_sources(ctx.store, ctx.workspace, ctx.collection, rows)
+        found = ctx.graph.answer_sources(rows)
         evidence: tuple[Evidence, ...] = tuple(
             placed(uri, edge.evidence or edge.fact, found.places.get(uri))
             for uri, (_, edge) in zip(focus_step.selection_uris, selections, strict=True)

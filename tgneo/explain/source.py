@@ -154,6 +154,7 @@ class DerivedEntity(Entity):
         label: ``rdfs:label``.
         page_number, chunk_index, char_offset, char_length: Position in the parent.
         section, image: Mark a section of a page-less format, or an image.
+        chunk: Mark a chunk whose position is not known (another tool's chunk with no order property).
         chunk_size, chunk_overlap: The chunker's settings (on the *activity*).
         mime_type, element_types, table_count, image_count: What the decoder saw.
     """
@@ -168,6 +169,7 @@ class DerivedEntity(Entity):
     page_number: int | None = None
     section: bool = False
     image: bool = False
+    chunk: bool = False
     chunk_index: int | None = None
     char_offset: int | None = None
     char_length: int | None = None
@@ -194,7 +196,7 @@ class DerivedEntity(Entity):
             "image_count",
         ):
             self._optional_count(name)
-        for name in ("section", "image"):
+        for name in ("section", "image", "chunk"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidEntity(f"{self._what(name)}: expected True or False")
         self._optional_text("mime_type")
@@ -209,7 +211,7 @@ class DerivedEntity(Entity):
             return TG.Section
         if self.page_number is not None:
             return TG.Page
-        if self.chunk_index is not None:
+        if self.chunk_index is not None or self.chunk:
             return TG.Chunk
         return None
 

@@ -23,7 +23,7 @@ Neo4j being unreachable stops the whole load (every document would fail the same
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tgneo import __version__
@@ -31,7 +31,7 @@ from tgneo.errors import DocumentError, RecordingFailed
 from tgneo.graphmodel import compile_quads
 from tgneo.ingest.chunking import ChunkSettings
 from tgneo.ingest.embedding import embed_texts
-from tgneo.ingest.facts import Extraction, parse_extraction
+from tgneo.ingest.facts import Extraction, Fact, parse_extraction
 from tgneo.ingest.graph import ChunkFacts, DocumentGraph, document_graph
 from tgneo.ingest.index import index_collection
 from tgneo.ingest.layout import ChunkLayout, Layout, PartLayout, lay_out
@@ -45,7 +45,7 @@ from tgneo.store.embeddings import ChunkVector, EntityVector, check_model
 from tgneo.store.schema import install_search_schema
 from tgneo.timestamps import now_iso_z
 
-__all__ = ["Hooks", "LoadReport", "load_documents"]
+__all__ = ["Hooks", "LoadReport", "ReadDocument", "extract", "load_documents", "read_documents"]
 
 log = logging.getLogger("tgneo.ingest")
 
@@ -141,32 +141,7 @@ class _Pipeline:
         self.hooks.done(source.name, "replaced" if stored.stored else "loaded")
 
     def _extract(self, layout: Layout) -> tuple[dict[str, ChunkFacts], int]:
-        found: dict[str, ChunkFacts] = {}
-        dropped = 0
-        for part, chunk in layout.chunks():
-            started = now_iso_z()
-            completion, extraction = self._ask(layout, part, chunk)
-            found[chunk.uri] = ChunkFacts(extraction.facts, completion.model, started)
-            dropped += extraction.dropped
-            self.hooks.chunk()
-        if dropped:
-            log.warning("%s: %d extracted item(s) without a usable subject, relation and object were dropped",
-                        layout.source.name, dropped)  # fmt: skip
-        return found, dropped
-
-    def _ask(self, layout: Layout, part: PartLayout, chunk: ChunkLayout) -> tuple[Completion, Extraction]:
-        """Extract from one chunk; a model that answers out of format is asked once more."""
-        task = Task("extraction", {"text": chunk.text})
-        for attempt in (1, 2):
-            try:
-                completion = self.llm.complete(task)
-                return completion, parse_extraction(completion.text)
-            except LLMError as e:
-                where = f"{layout.source.name}: {part.part.label}, chunk {chunk.index + 1}"
-                if attempt == 2:
-                    raise DocumentError(f"{where}: extraction failed: {e}") from None
-                log.warning("%s: extraction failed, asking again: %s", where, e)
-        raise AssertionError("unreachable")  # pragma: no cover
+        return extract(self.llm, layout, self.hooks)
 
     def _embed(self, graph: DocumentGraph) -> tuple[list[ChunkVector], list[EntityVector]]:
         chunk_vectors = embed_texts(self.llm, [text for _, text in graph.chunks])
@@ -176,6 +151,68 @@ class _Pipeline:
             [ChunkVector(uri, v) for (uri, _), v in zip(graph.chunks, chunk_vectors, strict=True)],
             [EntityVector(uri, name, v) for (uri, name), v in zip(names, name_vectors, strict=True)],
         )
+
+
+def extract(llm: LLM, layout: Layout, hooks: Hooks | None = None) -> tuple[dict[str, ChunkFacts], int]:
+    """The facts ``llm`` extracts from each chunk of ``layout`` (by chunk URI), and how many items it dropped.
+
+    Raises:
+        DocumentError: a chunk answered out of format twice.
+    """
+    found: dict[str, ChunkFacts] = {}
+    dropped = 0
+    for part, chunk in layout.chunks():
+        started = now_iso_z()
+        completion, extraction = _ask(llm, layout, part, chunk)
+        found[chunk.uri] = ChunkFacts(extraction.facts, completion.model, started)
+        dropped += extraction.dropped
+        if hooks is not None:
+            hooks.chunk()
+    if dropped:
+        log.warning("%s: %d extracted item(s) without a usable subject, relation and object were dropped",
+                    layout.source.name, dropped)  # fmt: skip
+    return found, dropped
+
+
+def _ask(llm: LLM, layout: Layout, part: PartLayout, chunk: ChunkLayout) -> tuple[Completion, Extraction]:
+    """Extract from one chunk; a model that answers out of format is asked once more."""
+    task = Task("extraction", {"text": chunk.text})
+    for attempt in (1, 2):
+        try:
+            completion = llm.complete(task)
+            return completion, parse_extraction(completion.text)
+        except LLMError as e:
+            where = f"{layout.source.name}: {part.part.label}, chunk {chunk.index + 1}"
+            if attempt == 2:
+                raise DocumentError(f"{where}: extraction failed: {e}") from None
+            log.warning("%s: extraction failed, asking again: %s", where, e)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class ReadDocument:
+    """A document as the pipeline reads it, with nothing written: its title, and each chunk with its facts.
+
+    What another tool's writer is fed to build the same knowledge graph its own way (the graph-profile
+    tests and the quality bench's ``--graph``).
+    """
+
+    source: Source
+    title: str
+    chunks: tuple[tuple[ChunkLayout, tuple[Fact, ...]], ...]
+
+
+def read_documents(
+    llm: LLM, sources: Iterable[Source], settings: ChunkSettings | None = None
+) -> Iterator[ReadDocument]:
+    """Decode, chunk and extract ``sources`` as :func:`load_documents` does, writing nothing."""
+    for source in sources:
+        data = source.read()
+        decoded = decode(source.name, data)
+        layout = lay_out(source, data, decoded, settings or ChunkSettings(), f"tgneo {__version__} / {llm.model}")
+        found, _ = extract(llm, layout)
+        chunks = tuple((chunk, found[chunk.uri].facts) for _, chunk in layout.chunks())
+        yield ReadDocument(source, decoded.title or source.name, chunks)
 
 
 def load_documents(

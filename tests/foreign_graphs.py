@@ -1,0 +1,248 @@
+"""The knowledge graphs of the three tools tgneo's graph profiles read, each written by that tool's own code.
+
+No extraction LLM is involved: every writer is fed what tgneo's offline pipeline reads from the same
+documents (:func:`tgneo.ingest.loader.read_documents`: each chunk's text and the facts extracted from it),
+so the three graphs and tgneo's own store hold the same knowledge, each in its tool's shape:
+
+* **neo4j-graphrag** — its ``TextChunkEmbedder``, ``LexicalGraphBuilder`` (``Document {path}``, ``Chunk``,
+  ``FROM_DOCUMENT``, ``NEXT_CHUNK``), entities and ``FROM_CHUNK`` through ``Neo4jWriter``, then its
+  ``SinglePropertyExactMatchResolver``, as ``SimpleKGPipeline`` runs them after its LLM step; a vector index
+  made by its ``create_vector_index``;
+* **langchain** — ``Neo4jGraph.add_graph_documents(include_source=True, baseEntityLabel=True)`` (one source
+  ``Document`` per chunk, its ``id`` naming the file and the chunk) and ``Neo4jVector.from_texts`` (hybrid:
+  its ``vector`` and ``keyword`` indexes) with each chunk's ``source`` in its metadata;
+* **llm-graph-builder** — an application, not a library: its statements (``tests/coexisting.py``, read from
+  its backend), run in its order: ``Document {fileName}``, ``Chunk {id, text, position, embedding}``,
+  ``PART_OF``, ``FIRST_CHUNK``/``NEXT_CHUNK``, entities through LangChain's ``add_graph_documents`` and
+  ``HAS_ENTITY``, then its post-processing indexes.
+
+``embed`` stands for the user's embedding model (their vectors: tgneo never computes them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_neo4j import Neo4jGraph, Neo4jVector
+from langchain_neo4j.graphs.graph_document import GraphDocument, Node, Relationship
+from langchain_neo4j.vectorstores.neo4j_vector import SearchType
+from neo4j import Driver
+from neo4j_graphrag.components.embedder import TextChunkEmbedder
+from neo4j_graphrag.components.kg_writer import Neo4jWriter
+from neo4j_graphrag.components.lexical_graph import LexicalGraphBuilder
+from neo4j_graphrag.components.resolver import SinglePropertyExactMatchResolver
+from neo4j_graphrag.components.types import DocumentInfo, Neo4jNode, Neo4jRelationship, TextChunk, TextChunks
+from neo4j_graphrag.embeddings.base import Embedder
+from neo4j_graphrag.indexes import create_vector_index
+
+from tests.coexisting import (
+    LGB_CHUNKS,
+    LGB_COMMUNITY,
+    LGB_ENTITIES,
+    LGB_FILTER_LABELS,
+    LGB_HAS_ENTITY,
+    LGB_KEYWORD,
+    LGB_VECTOR_INDEX,
+    LGB_VECTOR_INDEXES,
+)
+from tests.conftest import Neo4jServer
+from tgneo.ingest.facts import Fact
+from tgneo.ingest.loader import ReadDocument, read_documents
+from tgneo.ingest.sources import Source
+from tgneo.llm.offline import OfflineLLM
+
+REPO = Path(__file__).resolve().parents[1]
+PIP_TOPICS = REPO / "scripts" / "bench" / "quality" / "pip-24.2-topics"
+"""pip 24.2's topic guides (MIT, see ``scripts/bench/quality/SOURCE.md``): text no one here wrote."""
+GRAPHRAG_VECTOR = "chunk_embeddings"
+"""The vector index a neo4j-graphrag user names (``create_vector_index``): the profile finds it by label."""
+ENTITY_TYPE = "Concept"
+"""The type label every entity gets (the offline extractor names no types)."""
+
+Embed = Callable[[Sequence[str]], list[list[float]]]
+
+
+def read_corpus(files: Sequence[Path]) -> list[ReadDocument]:
+    """What tgneo's offline pipeline reads from ``files``: their chunks and each chunk's facts."""
+    return list(read_documents(OfflineLLM(), [Source.from_path(p) for p in files]))
+
+
+def relation_type(relation: str) -> str:
+    """A relation name as the relationship type the tools' LLM prompts ask for (``UPPER_SNAKE``)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", relation).strip("_").upper()[:60] or "RELATED_TO"
+
+
+def _facts(facts: Sequence[Fact]) -> Iterator[Fact]:
+    """The facts between two entities (literal values are properties in these tools, not relationships)."""
+    for fact in facts:
+        if not fact.literal and fact.s.strip() and fact.o.strip() and fact.s != fact.o:
+            yield fact
+
+
+@dataclass(frozen=True)
+class Built:
+    """A graph written: the tool, and how many documents, chunks and entity relationships it holds."""
+
+    profile: str
+    documents: int
+    chunks: int
+    facts: int
+
+
+class GraphragEmbedder(Embedder):
+    """neo4j-graphrag's ``Embedder`` over the user's model."""
+
+    def __init__(self, embed: Embed) -> None:
+        super().__init__()
+        self.embed = embed
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0]
+
+
+class _LangchainEmbeddings(Embeddings):
+    def __init__(self, embed: Embed) -> None:
+        self.embed = embed
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0]
+
+
+def write_neo4j_graphrag(driver: Driver, documents: Sequence[ReadDocument], embed: Embed, dimensions: int) -> Built:
+    """neo4j-graphrag's own components, as ``SimpleKGPipeline`` runs them after its extraction step."""
+    create_vector_index(driver, GRAPHRAG_VECTOR, label="Chunk", embedding_property="embedding",
+                        dimensions=dimensions, similarity_fn="cosine")  # fmt: skip
+    chunks = facts = 0
+    for d, doc in enumerate(documents):
+        text_chunks = TextChunks(
+            chunks=[TextChunk(text=chunk.text, index=i, uid=f"d{d}c{i}") for i, (chunk, _) in enumerate(doc.chunks)]
+        )
+        embedded = asyncio.run(TextChunkEmbedder(GraphragEmbedder(embed)).run(text_chunks))
+        lexical = asyncio.run(LexicalGraphBuilder().run(embedded, DocumentInfo(path=doc.source.name)))
+        graph = lexical.graph
+        for i, (_, chunk_facts) in enumerate(doc.chunks):
+            ids: dict[str, str] = {}
+            for fact in _facts(chunk_facts):
+                for name in (fact.s, fact.o):
+                    if name not in ids:
+                        ids[name] = f"d{d}c{i}:{len(ids)}"
+                        graph.nodes.append(Neo4jNode(id=ids[name], label=ENTITY_TYPE, properties={"name": name}))
+                        graph.relationships.append(
+                            Neo4jRelationship(start_node_id=ids[name], end_node_id=f"d{d}c{i}", type="FROM_CHUNK")
+                        )
+                graph.relationships.append(
+                    Neo4jRelationship(start_node_id=ids[fact.s], end_node_id=ids[fact.o], type=relation_type(fact.p))
+                )
+                facts += 1
+        result = asyncio.run(Neo4jWriter(driver).run(graph))
+        assert result.status == "SUCCESS", result.metadata
+        chunks += len(doc.chunks)
+    asyncio.run(SinglePropertyExactMatchResolver(driver).run())
+    return Built("neo4j-graphrag", len(documents), chunks, facts)
+
+
+def langchain_id(doc: ReadDocument, index: int) -> str:
+    """The ``id`` of a chunk's source ``Document`` in the LangChain graph: the file and the chunk."""
+    return f"{Path(doc.source.name).name}#{index}"
+
+
+def write_langchain(server: Neo4jServer, documents: Sequence[ReadDocument], embed: Embed) -> Built:
+    """LangChain's ``add_graph_documents`` (with sources, ``__Entity__``) and ``Neo4jVector.from_texts`` (hybrid)."""
+    graph = Neo4jGraph(url=server.uri, username=server.username, password=server.password or "")
+    try:
+        graph_documents, texts, metadatas, facts = [], [], [], 0
+        for doc in documents:
+            for i, (chunk, chunk_facts) in enumerate(doc.chunks):
+                nodes: dict[str, Node] = {}
+                relationships = []
+                for fact in _facts(chunk_facts):
+                    s = nodes.setdefault(fact.s, Node(id=fact.s, type=ENTITY_TYPE))
+                    o = nodes.setdefault(fact.o, Node(id=fact.o, type=ENTITY_TYPE))
+                    relationships.append(Relationship(source=s, target=o, type=relation_type(fact.p)))
+                    facts += 1
+                source = Document(page_content=chunk.text, metadata={"id": langchain_id(doc, i)})
+                graph_documents.append(GraphDocument(nodes=list(nodes.values()), relationships=relationships,
+                                                     source=source))  # fmt: skip
+                texts.append(chunk.text)
+                metadatas.append({"source": langchain_id(doc, i)})
+        graph.add_graph_documents(graph_documents, include_source=True, baseEntityLabel=True)
+        Neo4jVector.from_texts(texts, _LangchainEmbeddings(embed), metadatas=metadatas, search_type=SearchType.HYBRID,
+                               graph=graph)  # fmt: skip
+    finally:
+        graph.close()
+    return Built("langchain", len(documents), len(texts), facts)
+
+
+def write_llm_graph_builder(
+    server: Neo4jServer, driver: Driver, documents: Sequence[ReadDocument], embed: Embed, dimensions: int
+) -> Built:
+    """LLM Graph Builder's statements in its order (module docstring), entities through LangChain as it does."""
+    chunks = facts = 0
+    graph = Neo4jGraph(url=server.uri, username=server.username, password=server.password or "")
+    try:
+        for doc in documents:
+            name = Path(doc.source.name).name
+            driver.execute_query("MERGE (d:Document {fileName: $f}) SET d.status = 'Completed'", f=name)
+            texts = [chunk.text for chunk, _ in doc.chunks]
+            ids = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
+            vectors = embed(texts)
+            data = [{"chunkId": ids[i], "text": t, "position": i + 1, "embeddings": vectors[i]}
+                    for i, t in enumerate(texts)]  # fmt: skip
+            driver.execute_query(LGB_CHUNKS, data=data, fileName=name)
+            driver.execute_query(
+                "MATCH (d:Document {fileName: $f}) MATCH (c:Chunk {id: $first}) MERGE (d)-[:FIRST_CHUNK]->(c)",
+                f=name, first=ids[0],
+            )  # fmt: skip
+            driver.execute_query(
+                "UNWIND range(0, size($ids) - 2) AS i MATCH (a:Chunk {id: $ids[i]}) MATCH (b:Chunk {id: $ids[i + 1]}) "
+                "MERGE (a)-[:NEXT_CHUNK]->(b)",
+                ids=ids,
+            )
+            graph_documents, batch = [], []
+            for i, (chunk, chunk_facts) in enumerate(doc.chunks):
+                nodes: dict[str, Node] = {}
+                relationships = []
+                for fact in _facts(chunk_facts):
+                    s = nodes.setdefault(fact.s, Node(id=fact.s, type=ENTITY_TYPE))
+                    o = nodes.setdefault(fact.o, Node(id=fact.o, type=ENTITY_TYPE))
+                    relationships.append(Relationship(source=s, target=o, type=relation_type(fact.p)))
+                    facts += 1
+                graph_documents.append(GraphDocument(nodes=list(nodes.values()), relationships=relationships,
+                                                     source=Document(page_content=chunk.text)))  # fmt: skip
+                batch += [{"chunk_id": ids[i], "node_type": ENTITY_TYPE, "node_id": n} for n in nodes]
+            graph.add_graph_documents(graph_documents, baseEntityLabel=True)
+            driver.execute_query(LGB_HAS_ENTITY, batch_data=batch)
+            chunks += len(texts)
+    finally:
+        graph.close()
+    names = [r["id"] for r in driver.execute_query("MATCH (e:__Entity__) RETURN e.id AS id ORDER BY id").records]
+    for start in range(0, len(names), 256):
+        part = names[start : start + 256]
+        driver.execute_query(
+            "UNWIND range(0, size($ids) - 1) AS i MATCH (e:__Entity__ {id: $ids[i]}) SET e.embedding = $vectors[i]",
+            ids=part, vectors=embed(part),
+        )  # fmt: skip
+    with driver.session() as session:
+        labels = [r["label"] for r in session.run("CALL db.labels()")
+                  if r["label"] not in LGB_FILTER_LABELS and not r["label"].startswith("Tg")]  # fmt: skip
+        for index in ("entities", "keyword", "community_keyword"):
+            session.run(f"DROP INDEX {index} IF EXISTS;").consume()
+        session.run(LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))).consume()
+        session.run(LGB_KEYWORD).consume()
+        session.run(LGB_COMMUNITY).consume()
+        for index, label in LGB_VECTOR_INDEXES:
+            session.run(f"DROP INDEX {index} IF EXISTS;").consume()
+            session.run(LGB_VECTOR_INDEX.format(index_name=index, node_label=label, embedding_property="embedding",
+                                                embedding_dimension=dimensions)).consume()  # fmt: skip
+    driver.execute_query("CALL db.awaitIndexes(300)")
+    return Built("llm-graph-builder", len(documents), chunks, facts)

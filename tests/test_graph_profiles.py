@@ -1,0 +1,276 @@
+"""tgneo explains answers over the knowledge graph a user already has, written by neo4j-graphrag, LangChain or
+LLM Graph Builder (``tests/foreign_graphs.py``), read through a graph profile, without writing on it.
+
+Each profile's graph is written by its tool on a private server with APOC (which both libraries need; tgneo's
+reads need none), from three of pip's topic guides; every test of a profile asks through that graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import Driver
+from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
+
+from tests.coexisting import driver_for, rows, wipe
+from tests.conftest import Neo4jServer
+from tests.foreign_graphs import (
+    GRAPHRAG_VECTOR,
+    PIP_TOPICS,
+    Built,
+    GraphragEmbedder,
+    read_corpus,
+    write_langchain,
+    write_llm_graph_builder,
+    write_neo4j_graphrag,
+)
+from tests.private_neo4j import private_neo4j
+from tgneo.engines import Request, build_engine
+from tgneo.errors import EmbeddingMismatch, NotIndexed
+from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.ingest.loader import ReadDocument
+from tgneo.kinds import SessionKind
+from tgneo.llm.offline import OfflineLLM
+from tgneo.profiles import BUILTIN, ProfileError, load_profile
+from tgneo.rdf.ontology import graph_of, validate
+from tgneo.store import Store, install_schema
+from tgneo.store.foreign import build_side_index, clear_checks
+from tgneo.store.rdfio import export_quads
+from tgneo.store.traces import get_trace
+
+pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")]
+
+W, C = "test-profiles", "test-their-graph"
+FILES = ("caching.md", "authentication.md", "vcs-support.md")
+DIMENSIONS = 1536
+"""Their embedding model's dimensions (OpenAI's text-embedding-3-small): never the offline embedder's."""
+QUESTIONS = {
+    SessionKind.GRAPH_RAG: ("Which command shows the directory pip uses for its cache?", "caching.md"),
+    SessionKind.DOC_RAG: ("How does pip cache wheels it builds from source?", "caching.md"),
+    SessionKind.AGENT: ("Which keyring backend does pip use for authentication?", "authentication.md"),
+}
+
+
+def their_embedding(texts: Any) -> list[list[float]]:
+    """Their model's vectors, as far as tgneo can tell: deterministic, 1536 long, unrelated to tgneo's."""
+    import hashlib
+    import struct
+
+    out = []
+    for text in texts:
+        seed = hashlib.sha256(str(text).encode()).digest() * (DIMENSIONS * 4 // 32)
+        values = [v / 2**31 for v in struct.unpack(f"<{DIMENSIONS}i", seed[: DIMENSIONS * 4])]
+        out.append(values)
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[ReadDocument]:
+    return read_corpus([PIP_TOPICS / name for name in FILES])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Neo4jServer]:
+    with private_neo4j("profiles") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def driver(server: Neo4jServer) -> Iterator[Driver]:
+    with driver_for(server) as d:
+        yield d
+
+
+@dataclass(frozen=True)
+class Their:
+    """One tool's graph, written, and tgneo's store on the same server."""
+
+    name: str
+    built: Built
+    store: Store
+    driver: Driver
+    server: Neo4jServer
+
+
+def _build(name: str, server: Neo4jServer, driver: Driver, corpus: list[ReadDocument]) -> Built:
+    if name == "neo4j-graphrag":
+        return write_neo4j_graphrag(driver, corpus, their_embedding, DIMENSIONS)
+    if name == "langchain":
+        return write_langchain(server, corpus, their_embedding)
+    return write_llm_graph_builder(server, driver, corpus, their_embedding, DIMENSIONS)
+
+
+@pytest.fixture(scope="module", params=list(BUILTIN))
+def their(
+    request: pytest.FixtureRequest, server: Neo4jServer, driver: Driver, corpus: list[ReadDocument]
+) -> Iterator[Their]:
+    wipe(driver)
+    clear_checks()
+    built = _build(request.param, server, driver, corpus)
+    assert built.chunks > 10 and built.facts > 50, built
+    with Store.from_settings(server.settings()) as store:
+        install_schema(store)
+        yield Their(request.param, built, store, driver, server)
+
+
+def ask(their: Their, kind: SessionKind, question: str, collection: str = C) -> list[Event]:
+    engine = build_engine(kind, their.store, OfflineLLM())
+    return list(engine.answer(Request(question, W, collection, graph=BUILTIN[their.name])))
+
+
+def _end(events: list[Event]) -> SessionEnd:
+    errors = [e for e in events if isinstance(e, ErrorEvent)]
+    assert not errors, errors[0].message
+    (end,) = [e for e in events if isinstance(e, SessionEnd)]
+    return end
+
+
+def their_graph(driver: Driver) -> dict[str, Any]:
+    """Every node and relationship that is not tgneo's, with all its labels and properties."""
+    nodes = rows(
+        driver, "MATCH (n) WHERE NOT n:Tgneo RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props "
+        "ORDER BY id",
+    )  # fmt: skip
+    rels = rows(
+        driver, "MATCH (a)-[r]->(b) WHERE NOT a:Tgneo OR NOT b:Tgneo RETURN elementId(r) AS id, type(r) AS type, "
+        "properties(r) AS props, a:Tgneo AS from_tgneo, b:Tgneo AS to_tgneo ORDER BY id",
+    )  # fmt: skip
+    return {"nodes": nodes, "relationships": rels}
+
+
+@pytest.fixture(scope="module")
+def indexed(their: Their) -> Their:
+    """Their graph with tgneo's side index built (the offline provider cannot ask their 1536-d indexes)."""
+    before = their_graph(their.driver)
+    report = build_side_index(their.store, OfflineLLM(), BUILTIN[their.name], W, C)
+    assert report.entities > 0
+    assert their_graph(their.driver) == before
+    return their
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag", "langchain"], indirect=True)
+def test_a_question_no_index_can_answer_is_one_line_before_anything_is_recorded(their: Their) -> None:
+    """Neither neo4j-graphrag nor LangChain makes an index on entities that the offline embedder can ask."""
+    with pytest.raises(NotIndexed) as refused:
+        ask(their, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0], "test-no-side-index")
+    message = str(refused.value)
+    assert "\n" not in message and f"tgneo load index --graph {their.name}" in message
+    assert not rows(their.driver, "MATCH (n:Tgneo {collection: 'test-no-side-index'}) RETURN n LIMIT 1")
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_a_dimension_mismatch_is_one_line_naming_both_dimensions_and_the_remedy(their: Their) -> None:
+    """neo4j-graphrag's graph has only a vector index (1536-d) on its chunks."""
+    with pytest.raises(EmbeddingMismatch) as refused:
+        ask(their, SessionKind.DOC_RAG, QUESTIONS[SessionKind.DOC_RAG][0], "test-no-side-index")
+    message = str(refused.value)
+    assert "\n" not in message and f"tgneo load index --graph {their.name}" in message
+    assert f"{DIMENSIONS}-dimensional" in message and f"gives {OfflineLLM().dimensions}" in message
+
+
+@pytest.mark.parametrize("their", ["llm-graph-builder"], indirect=True)
+def test_llm_graph_builder_answers_through_its_own_full_text_indexes(their: Their) -> None:
+    """Only LLM Graph Builder ships full-text indexes on its entities and chunks."""
+    question, gold = QUESTIONS[SessionKind.GRAPH_RAG]
+    end = _end(ask(their, SessionKind.GRAPH_RAG, question, "test-no-side-index"))
+    assert any(gold in s.title for s in end.sources), end.sources
+
+
+@pytest.mark.parametrize("kind", list(QUESTIONS), ids=[k.wire for k in QUESTIONS])
+def test_each_engine_answers_over_their_graph_citing_their_documents(indexed: Their, kind: SessionKind) -> None:
+    question, gold = QUESTIONS[kind]
+    events = ask(indexed, kind, question)
+    end = _end(events)
+    answer = "".join(e.text for e in events if isinstance(e, AnswerChunk))
+    assert answer.strip()
+    titles = [s.title for s in end.sources]
+    assert any(gold in t for t in titles), titles
+    named = {"neo4j-graphrag": "path", "llm-graph-builder": "fileName", "langchain": "id"}[indexed.name]
+    documents = {str(r["name"]) for r in rows(indexed.driver, f"MATCH (d:Document) RETURN d.{named} AS name")}
+    assert set(titles) <= documents, (titles, named)
+
+
+def test_asking_sets_no_label_property_or_relationship_on_their_graph(indexed: Their) -> None:
+    before = their_graph(indexed.driver)
+    for kind, (question, _) in QUESTIONS.items():
+        _end(ask(indexed, kind, question))
+    assert their_graph(indexed.driver) == before
+    crossing = rows(indexed.driver, "MATCH (a)-[r]-(b) WHERE a:Tgneo AND NOT b:Tgneo RETURN count(r) AS n")
+    assert crossing[0]["n"] == 0
+
+
+def test_a_selected_edge_is_a_reified_node_of_tgneos_naming_their_nodes(indexed: Their) -> None:
+    end = _end(ask(indexed, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0]))
+    trace = get_trace(indexed.store, W, C, end.trace or "")
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    assert focus["edges"]
+    for edge in focus["edges"]:
+        statement = edge["statement"]
+        assert statement["s"].startswith("urn:neo4j:") and statement["p"].startswith("urn:neo4j:type:")
+        (source, *_) = statement["sources"]
+        chain = [step["uri"] for step in source["chain"]]
+        assert chain[1].startswith("urn:chunk:neo4j:") and chain[-1].startswith("urn:neo4j:")
+        assert source["evidence"]
+
+
+def test_their_traces_pass_tgneos_shacl_shapes(indexed: Their) -> None:
+    end = _end(ask(indexed, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0]))
+    conforms, _, report = validate(graph_of(export_quads(indexed.store, W, C, end.trace, "prov")))
+    assert conforms, report
+
+
+def test_building_the_side_index_again_embeds_only_what_changed(indexed: Their) -> None:
+    report = build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, C)
+    assert report.entities == 0 and report.chunks == 0 and report.unchanged > 0
+
+
+def test_the_side_index_puts_no_index_on_their_labels(indexed: Their) -> None:
+    ours = rows(indexed.driver, "SHOW INDEXES YIELD name, labelsOrTypes WHERE name STARTS WITH 'tgneo_' RETURN *")
+    assert ours and all(label.startswith("Tg") for i in ours for label in i["labelsOrTypes"] or [])
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_neo4j_graphrag_retrievers_return_the_same_records_after_tgneo_answered(indexed: Their) -> None:
+    """Its ``VectorRetriever``, and a ``VectorCypherRetriever`` whose query follows any relationship of an entity."""
+
+    embedder = GraphragEmbedder(their_embedding)
+    wide = ("MATCH (node)<-[:FROM_CHUNK]-(e)-[r]-(x) "
+            "RETURN node.text AS text, collect(DISTINCT type(r)) AS types, count(x) AS n")  # fmt: skip
+
+    def retrieved() -> list[Any]:
+        vector = VectorRetriever(indexed.driver, GRAPHRAG_VECTOR, embedder, return_properties=["text"])
+        cypher = VectorCypherRetriever(indexed.driver, GRAPHRAG_VECTOR, wide, embedder)
+        question = QUESTIONS[SessionKind.DOC_RAG][0]
+        return [[(i.content, i.metadata) for i in r.search(query_text=question, top_k=5).items]
+                for r in (vector, cypher)]  # fmt: skip
+
+    before = retrieved()
+    for kind, (question, _) in QUESTIONS.items():
+        _end(ask(indexed, kind, question))
+    assert retrieved() == before
+
+
+def test_a_profile_file_naming_a_label_the_database_lacks_is_one_line(their: Their, tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('extends = "neo4j-graphrag"\n[entity]\nlabel = "Thing"\n', encoding="utf-8")
+    engine = build_engine(SessionKind.GRAPH_RAG, their.store, OfflineLLM())
+    with pytest.raises(ProfileError) as refused:
+        list(engine.answer(Request("anything?", W, C, graph=load_profile(str(path)))))
+    assert "\n" not in str(refused.value)
+    assert "entity.label names the label 'Thing', which does not exist in the database" in str(refused.value)
+    assert not rows(their.driver, "MATCH (n:Tgneo {workspace: $w}) WHERE n.query = 'anything?' RETURN n", w=W)
+
+
+def test_an_unknown_profile_is_refused_naming_the_built_in_ones() -> None:
+    with pytest.raises(ProfileError, match="neo4j-graphrag, llm-graph-builder, langchain"):
+        load_profile("graphrag")
+
+
+def test_an_explored_event_holds_their_iris(indexed: Their) -> None:
+    events = ask(indexed, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0])
+    explains = [e for e in events if isinstance(e, ExplainEvent)]
+    assert any("urn:neo4j:" in str(t) for e in explains for t in e.triples)
