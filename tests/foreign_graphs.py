@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,32 @@ GRAPHRAG_VECTOR = "chunk_embeddings"
 ENTITY_TYPE = "Concept"
 """The type label every entity gets (the offline extractor names no types)."""
 
+DIMENSIONS = 1536
+"""Their embedding model's dimensions (OpenAI's text-embedding-3-small): never the offline embedder's."""
+
 Embed = Callable[[Sequence[str]], list[list[float]]]
+
+
+def their_embedding(texts: Sequence[str]) -> list[list[float]]:
+    """Their model's vectors, as far as tgneo can tell: deterministic, :data:`DIMENSIONS` long, unrelated to
+    tgneo's (so only tgneo's side index or their full-text indexes can answer with the offline provider)."""
+    out = []
+    for text in texts:
+        seed = hashlib.sha256(str(text).encode()).digest() * (DIMENSIONS * 4 // 32)
+        out.append([v / 2**31 for v in struct.unpack(f"<{DIMENSIONS}i", seed[: DIMENSIONS * 4])])
+    return out
+
+
+def wipe_theirs(driver: Driver) -> None:
+    """Remove every node that is not tgneo's, and every index that is not tgneo's (tgneo's traces stay)."""
+    with driver.session() as session:  # CALL … IN TRANSACTIONS needs an auto-commit transaction
+        session.run("MATCH (n) WHERE NOT n:Tgneo CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
+    for record in driver.execute_query("SHOW INDEXES YIELD name, type WHERE NOT name STARTS WITH 'tgneo_' "
+                                       "AND type <> 'LOOKUP' RETURN name").records:  # fmt: skip
+        driver.execute_query(f"DROP INDEX `{record['name']}` IF EXISTS")
+    for record in driver.execute_query("SHOW CONSTRAINTS YIELD name WHERE NOT name STARTS WITH 'tgneo_' "
+                                       "RETURN name").records:  # fmt: skip
+        driver.execute_query(f"DROP CONSTRAINT `{record['name']}` IF EXISTS")
 
 
 def read_corpus(files: Sequence[Path]) -> list[ReadDocument]:

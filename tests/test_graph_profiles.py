@@ -7,28 +7,35 @@ reads need none), from three of pip's topic guides; every test of a profile asks
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from neo4j import Driver
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
 
 from tests.coexisting import driver_for, rows, wipe
 from tests.conftest import Neo4jServer
 from tests.foreign_graphs import (
+    DIMENSIONS,
     GRAPHRAG_VECTOR,
     PIP_TOPICS,
     Built,
     GraphragEmbedder,
     read_corpus,
+    their_embedding,
     write_langchain,
     write_llm_graph_builder,
     write_neo4j_graphrag,
 )
 from tests.private_neo4j import private_neo4j
+from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
 from tgneo.errors import EmbeddingMismatch, NotIndexed
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
@@ -36,6 +43,7 @@ from tgneo.ingest.loader import ReadDocument
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.profiles import BUILTIN, ProfileError, load_profile
+from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import build_side_index, clear_checks
@@ -46,26 +54,11 @@ pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field
 
 W, C = "test-profiles", "test-their-graph"
 FILES = ("caching.md", "authentication.md", "vcs-support.md")
-DIMENSIONS = 1536
-"""Their embedding model's dimensions (OpenAI's text-embedding-3-small): never the offline embedder's."""
 QUESTIONS = {
     SessionKind.GRAPH_RAG: ("Which command shows the directory pip uses for its cache?", "caching.md"),
     SessionKind.DOC_RAG: ("How does pip cache wheels it builds from source?", "caching.md"),
     SessionKind.AGENT: ("Which keyring backend does pip use for authentication?", "authentication.md"),
 }
-
-
-def their_embedding(texts: Any) -> list[list[float]]:
-    """Their model's vectors, as far as tgneo can tell: deterministic, 1536 long, unrelated to tgneo's."""
-    import hashlib
-    import struct
-
-    out = []
-    for text in texts:
-        seed = hashlib.sha256(str(text).encode()).digest() * (DIMENSIONS * 4 // 32)
-        values = [v / 2**31 for v in struct.unpack(f"<{DIMENSIONS}i", seed[: DIMENSIONS * 4])]
-        out.append(values)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -274,3 +267,48 @@ def test_an_explored_event_holds_their_iris(indexed: Their) -> None:
     events = ask(indexed, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0])
     explains = [e for e in events if isinstance(e, ExplainEvent)]
     assert any("urn:neo4j:" in str(t) for e in explains for t in e.triples)
+
+
+def _tgneo(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tgneo.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)  # fmt: skip
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_the_cli_builds_the_side_index_and_asks_with_graph(their: Their) -> None:
+    env = their.server.env()
+    scope = ["--workspace", W, "--collection", "test-cli"]
+    built = _tgneo(env, "load", "index", "--graph", "neo4j-graphrag", *scope)
+    assert built.returncode == 0, built.stderr
+    assert "side index over the neo4j-graphrag graph" in built.stderr
+    question, gold = QUESTIONS[SessionKind.GRAPH_RAG]
+    asked = _tgneo(env, "ask", question, "-x", "--graph", "neo4j-graphrag", *scope)
+    assert asked.returncode == 0, asked.stderr
+    assert "pip cache dir" in asked.stdout
+    assert gold in asked.stderr and "urn:trustgraph:question:" in asked.stderr
+    wrong = _tgneo(env, "ask", question, "--graph", "graphrag", *scope)
+    assert wrong.returncode != 0 and "not a built-in profile" in wrong.stderr
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_trustgraphs_cli_answers_and_shows_the_trace_of_a_collection_mapped_to_their_graph(their: Their) -> None:
+    collection = "test-tg-cli"
+    build_side_index(their.store, OfflineLLM(), BUILTIN["neo4j-graphrag"], "default", collection)
+    port = free_port()
+    env = {**their.server.env(), "TGNEO_GRAPHS": f"{collection}=neo4j-graphrag"}
+    env.pop("TGNEO_TOKENS", None)
+    question = QUESTIONS[SessionKind.GRAPH_RAG][0]
+    with running(serve_cmd(port, "--workers", "1"), env, port) as base:
+        tg_env = {k: v for k, v in env.items() if not k.startswith("TRUSTGRAPH_")} | {"TRUSTGRAPH_URL": base + "/"}
+        asked = tg("tg-invoke-graph-rag", "-x", "-C", collection, "-q", question, env=tg_env)
+        assert asked.returncode == 0 and "Exception" not in asked.stderr + asked.stdout, asked.stderr
+        assert "pip cache dir" in asked.stdout
+        uri = re.search(r"urn:trustgraph:question:[0-9a-f-]{36}", asked.stderr)
+        assert uri, asked.stderr
+        shown = tg("tg-show-explain-trace", "-C", collection, "--show-provenance", uri.group(0), env=tg_env)
+        assert shown.returncode == 0, shown.stderr
+        assert re.search(r"Source: https://trustgraph.ai/subgraph/\S+ -> urn:chunk:neo4j:\S+ -> urn:neo4j:",
+                         shown.stdout), shown.stdout  # fmt: skip
+        body = {"query": question, "collection": "test-http", "graph-profile": "nonesuch"}
+        refused = requests.post(f"{base}/api/v1/graph-rag", json=body, timeout=60)
+        assert refused.status_code == 400 and "graph-profile: 'nonesuch'" in refused.json()["error"]["message"]

@@ -56,6 +56,8 @@ class Settings:
     home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
     tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
     prune_every: str | None = field(default=None, metadata=_env("TGNEO_PRUNE_EVERY"))
+    graphs: str | None = field(default=None, metadata=_env("TGNEO_GRAPHS"))
+    """``COLLECTION=PROFILE,…``: collections whose questions answer over another tool's graph (tgneo.profiles)."""
     """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
     # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.
     llm: str = field(default="offline", metadata=_env("TGNEO_LLM"))

@@ -62,6 +62,7 @@ __all__ = [
     "element_iri",
     "load_profile",
     "node_iri",
+    "parse_graphs",
     "type_iri",
 ]
 
@@ -252,6 +253,25 @@ def profile_from(data: Mapping[str, Any], where: str = "profile") -> GraphProfil
     if profile.passage not in ("chunk", "document"):
         raise ProfileError(f"{where}: passage must be 'chunk' or 'document', not {profile.passage!r}")
     return profile
+
+
+def parse_graphs(text: str | None) -> dict[str, GraphProfile]:
+    """``TGNEO_GRAPHS`` / ``tgneo serve --graph``: ``COLLECTION=PROFILE`` pairs (comma-separated), each profile a
+    built-in name or a profile file. Questions to such a collection (in any workspace) answer over that graph
+    unless they name another profile; TrustGraph's CLI and SDK, which only name a collection, reach it so.
+
+    Raises:
+        ProfileError: a pair that is not ``COLLECTION=PROFILE``, or a profile that cannot be loaded.
+    """
+    graphs: dict[str, GraphProfile] = {}
+    for pair in (text or "").split(","):
+        if not pair.strip():
+            continue
+        collection, sep, spec = pair.partition("=")
+        if not sep or not collection.strip() or not spec.strip():
+            raise ProfileError(f"TGNEO_GRAPHS: {pair.strip()!r} is not COLLECTION=PROFILE")
+        graphs[collection.strip()] = load_profile(spec.strip())
+    return graphs
 
 
 def path_stem(where: str) -> str:

@@ -21,7 +21,18 @@ line, JSON ``{"bench": "quality", "ratios": {...}, "absolute": {...}}``:
 ``--keep`` keeps the collection. Nothing here knows the answers: the gold terms are only compared
 with what the engines said.
 
+``--graph PROFILE`` (repeatable; ``all`` for the three) measures answers over the graphs other tools write
+instead (graph profiles, ``tgneo.profiles``): on a private Neo4j with APOC (which their libraries need), the
+corpus is loaded into tgneo's own store, then written by each tool's own code (``tests/foreign_graphs.py``:
+neo4j-graphrag's components, LangChain's ``add_graph_documents`` and ``Neo4jVector``, LLM Graph Builder's
+statements) from the facts tgneo's offline extractor reads, tgneo's side index is built over it (their
+vectors are 1536-dimensional, from a model tgneo does not have), and every question is asked through the
+profile. Prints ``hit_rate_{profile}_{engine}``, ``source_recall_{profile}_{engine}`` beside tgneo's own
+(``hit_rate_tgneo_{engine}`` …) and ``gap_{profile}_{engine}``: tgneo's own hit rate minus the profile's.
+Goal: every gap ≤ 0.1 (source recall likewise).
+
     python scripts/bench/quality.py
+    python scripts/bench/quality.py --graph all
 """
 
 from __future__ import annotations
@@ -130,9 +141,17 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print N answers per engine")
     parser.add_argument("--keep", action="store_true", help="keep the bench-quality-* collection")
     parser.add_argument("--engines", nargs="+", default=[k.wire for k in SessionKind], help="engines to ask")
+    parser.add_argument(
+        "--graph",
+        action="append",
+        metavar="PROFILE",
+        help="ask over the graph this tool writes (neo4j-graphrag, llm-graph-builder, langchain, all)",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     questions = json.loads(QUESTIONS.read_text(encoding="utf-8"))
     kinds = [SessionKind.parse(name) for name in args.engines]
+    if args.graph:
+        return graph_profiles(args.graph, kinds, questions, args.show)
     collection = f"bench-quality-{uuid.uuid4().hex[:8]}"
     llm = get_llm()
     found = discover([CORPUS])
@@ -195,6 +214,117 @@ def main(argv: Iterable[str] | None = None) -> int:
             g for p, g in GOALS.items() if k.startswith(p)))
         for k, v in ratios.items()
     )  # fmt: skip
+    return 0 if met else 1
+
+
+def scores(got: list[Answer], questions: list[dict[str, Any]]) -> tuple[float | None, float | None]:
+    """(hit rate, source recall) of one engine's answers."""
+    hits = sum(any(mentions(a.text, g) for g in q["gold"]) for a, q in zip(got, questions, strict=True))
+    recalled = sum(q["source"] in a.files for a, q in zip(got, questions, strict=True))
+    return ratio(hits, len(got)), ratio(recalled, len(got))
+
+
+def ask_graph(engine: Any, question: str, collection: str, profile: Any) -> Answer:
+    """:func:`ask` over a graph profile: a source is named by their document's name property (a path, a file
+    name, or LangChain's ``file#chunk`` id), so its file is the name's last segment."""
+    answer = Answer()
+    started = time.perf_counter()
+    for event in engine.answer(Request(question, WORKSPACE, collection, graph=profile)):
+        if isinstance(event, AnswerChunk):
+            answer.text += event.text
+        elif isinstance(event, SessionEnd):
+            answer.files = {Path(s.title.split("#")[0]).name for s in event.sources if s.title}
+            for citation in getattr(event, "citations", ()) or ():
+                answer.citations.append((citation.sentence, [e.text for e in citation.evidence]))
+        elif isinstance(event, ErrorEvent):
+            answer.error = event.message
+    answer.seconds = time.perf_counter() - started
+    return answer
+
+
+def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[dict[str, Any]], show_n: int) -> int:
+    """``--graph``: the module docstring's last paragraph."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the tests' writers and private server
+    from tests.coexisting import driver_for
+    from tests.foreign_graphs import (
+        DIMENSIONS,
+        read_corpus,
+        their_embedding,
+        wipe_theirs,
+        write_langchain,
+        write_llm_graph_builder,
+        write_neo4j_graphrag,
+    )
+    from tests.private_neo4j import private_neo4j
+    from tgneo.profiles import BUILTIN
+    from tgneo.store import install_schema
+    from tgneo.store.foreign import build_side_index, clear_checks
+
+    profiles = list(BUILTIN) if "all" in names else names
+    unknown = [n for n in profiles if n not in BUILTIN]
+    if unknown:
+        raise SystemExit(f"--graph: {unknown[0]!r} is not one of {', '.join(BUILTIN)}, all")
+    llm = get_llm()
+    found = discover([CORPUS])
+    files = {source.document_uri: Path(source.name).name for source in found.sources}
+    ratios: dict[str, float | None] = {}
+    absolute: dict[str, Any] = {"questions": len(questions), "model": llm.model, "their_dimensions": DIMENSIONS}
+    with private_neo4j("bench-graphs") as server, driver_for(server) as driver:
+        with Store.from_settings(server.settings()) as store:
+            install_schema(store)
+            install_search_schema(store, llm.dimensions)
+            own = "bench-quality-own"
+            report = load_documents(store, llm, WORKSPACE, own, found.sources)
+            console.print(f"tgneo's own store: {report.summary()}")
+            for kind in kinds:
+                engine = build_engine(kind, store, llm)
+                got = [ask(engine, q["question"], own, files) for q in questions]
+                ratios[f"hit_rate_tgneo_{kind.value}"], ratios[f"source_recall_tgneo_{kind.value}"] = scores(
+                    got, questions
+                )
+            corpus = read_corpus(sorted(p for p in CORPUS.iterdir() if p.is_file()))
+            for name in profiles:
+                wipe_theirs(driver)
+                clear_checks()
+                started = time.perf_counter()
+                if name == "neo4j-graphrag":
+                    built = write_neo4j_graphrag(driver, corpus, their_embedding, DIMENSIONS)
+                elif name == "langchain":
+                    built = write_langchain(server, corpus, their_embedding)
+                else:
+                    built = write_llm_graph_builder(server, driver, corpus, their_embedding, DIMENSIONS)
+                collection = f"bench-graph-{name}"
+                side = build_side_index(store, llm, BUILTIN[name], WORKSPACE, collection)
+                console.print(f"{name}: {built} written in {time.perf_counter() - started:.1f}s; side index {side}")
+                absolute[f"graph_{name}"] = {"chunks": built.chunks, "facts": built.facts,
+                                             "side_entities": side.entities, "side_chunks": side.chunks}  # fmt: skip
+                for kind in kinds:
+                    engine = build_engine(kind, store, llm)
+                    got = []
+                    for i, q in enumerate(questions):
+                        answer = ask_graph(engine, q["question"], collection, BUILTIN[name])
+                        got.append(answer)
+                        if i < show_n:
+                            show(kind, q["question"], answer)
+                    hit, recall = scores(got, questions)
+                    ratios[f"hit_rate_{name}_{kind.value}"], ratios[f"source_recall_{name}_{kind.value}"] = hit, recall
+                    own_hit = ratios[f"hit_rate_tgneo_{kind.value}"]
+                    own_recall = ratios[f"source_recall_tgneo_{kind.value}"]
+                    ratios[f"gap_{name}_{kind.value}"] = (
+                        round(own_hit - hit, 3) if own_hit is not None and hit is not None else None
+                    )
+                    ratios[f"recall_gap_{name}_{kind.value}"] = (
+                        round(own_recall - recall, 3) if own_recall is not None and recall is not None else None
+                    )
+                    absolute[f"errors_{name}_{kind.value}"] = [a.error for a in got if a.error][:3]
+                    absolute[f"seconds_per_question_{name}_{kind.value}"] = round(
+                        sum(a.seconds for a in got) / max(1, len(got)), 3
+                    )
+    for key, value in ratios.items():
+        goal = "   goal <= 0.1" if "gap_" in key else ""
+        console.print(f"{key:40} {'n/a' if value is None else value:>8}{goal}")
+    print(json.dumps({"bench": "quality-graphs", "ratios": ratios, "absolute": absolute}))
+    met = all(v is not None and v <= 0.1 for k, v in ratios.items() if "gap_" in k)
     return 0 if met else 1
 
 

@@ -21,10 +21,11 @@ import click
 from rdflib.term import Literal, URIRef
 from rich.markup import escape
 
-from tgneo.cli.common import collection_option, err, fails_cleanly, say, workspace_option
+from tgneo.cli.common import collection_option, err, fails_cleanly, graph_option, say, workspace_option
 from tgneo.explain.events import AgentMessage, AnswerChunk, Citation, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.mapping import CLASS_BY_IRI, most_specific
+from tgneo.profiles import GraphProfile
 from tgneo.rdf.terms import QuotedTriple
 from tgneo.stream import wire
 from tgneo.stream.framing import ndjson
@@ -48,12 +49,13 @@ Labels = Callable[[list[str]], dict[str, str]]
                    "document-rag: doc_limit (10); agent: max_iterations (8).")  # fmt: skip
 @click.option("--url", envvar="TGNEO_URL", help="Ask a running `tgneo serve` (e.g. http://127.0.0.1:8888/).")
 @click.option("--token", envvar="TGNEO_TOKEN", help="The server's API token (when it runs with TGNEO_TOKENS).")
+@graph_option
 @workspace_option
 @collection_option
 @fails_cleanly
 def ask(
     question: str, engine_name: str, explain: bool, as_json: bool, pattern: str | None, options: tuple[str, ...],
-    url: str | None, token: str | None, workspace: str, collection: str,
+    url: str | None, token: str | None, graph: GraphProfile | None, workspace: str, collection: str,
 ) -> None:  # fmt: skip
     """Ask QUESTION; the answer streams to stdout, its trace is recorded in Neo4j.
 
@@ -62,6 +64,7 @@ def ask(
       tgneo ask "Which element did Marie Curie name after her homeland?" -x
       tgneo ask "Compare Marie Curie and Pierre Curie" --engine agent -x
       tgneo ask "Who discovered polonium?" --engine document-rag --json
+      tgneo ask "Which command shows pip's cache directory?" -x --graph neo4j-graphrag --collection kg
 
     The last line on stderr names the trace: `tgneo trace show URI` draws it, `tgneo export URI`
     exports it.
@@ -77,14 +80,14 @@ def ask(
             from tgneo.cli.remote import Remote
 
             remote = Remote(url, token, workspace, collection)
-            messages, labels = remote.ask(kind, question, parsed), remote.labels
+            messages, labels = remote.ask(kind, question, parsed, graph), remote.labels
         else:
             from tgneo.engines import Request
             from tgneo.service.runtime import Runtime
             from tgneo.store import Store, kg
 
             store = stack.enter_context(Store.from_settings())
-            messages = Runtime(store).ask(kind, Request(question, workspace, collection, parsed))
+            messages = Runtime(store).ask(kind, Request(question, workspace, collection, parsed, graph))
 
             def labels(iris: list[str]) -> dict[str, str]:
                 return kg.labels(store, workspace, collection, iris)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -29,6 +29,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tgneo.config import default_home
 from tgneo.errors import TgneoError
 from tgneo.scope import DEFAULT_SCOPE, check_name
+
+if TYPE_CHECKING:
+    from tgneo.profiles import GraphProfile
 
 F = TypeVar("F", bound=Callable[..., Any])
 _UNWRAPPED = 1_000_000
@@ -131,6 +134,25 @@ workspace_option = click.option(
 collection_option = click.option(
     "--collection", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_COLLECTION", callback=_scope_name,
     help="Collection.",
+)  # fmt: skip
+
+
+def _graph_profile(ctx: click.Context, param: click.Parameter, value: str | None) -> GraphProfile | None:
+    if value is None:
+        return None
+    from tgneo.profiles import ProfileError, load_profile
+
+    try:
+        return load_profile(value)
+    except ProfileError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+graph_option = click.option(
+    "--graph", "graph", metavar="PROFILE", callback=_graph_profile,
+    help="Answer over the knowledge graph another tool wrote: neo4j-graphrag, llm-graph-builder, langchain, or a "
+    "profile file (*.toml) naming its labels, relationship types, properties and indexes. Read only: the trace is "
+    "recorded in --workspace/--collection.",
 )  # fmt: skip
 
 

@@ -9,9 +9,19 @@ from typing import TYPE_CHECKING
 import click
 from rich.markup import escape
 
-from tgneo.cli.common import collection_option, fails_cleanly, out, progress_bar, say, scope, workspace_option
+from tgneo.cli.common import (
+    collection_option,
+    fails_cleanly,
+    graph_option,
+    out,
+    progress_bar,
+    say,
+    scope,
+    workspace_option,
+)
 from tgneo.errors import BadRequest, DocumentError
 from tgneo.ingest.chunking import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+from tgneo.profiles import GraphProfile
 
 if TYPE_CHECKING:
     from tgneo.ingest.sources import Source
@@ -194,10 +204,11 @@ def remove(documents: tuple[str, ...], workspace: str, collection: str) -> None:
 @click.option(
     "--reembed", is_flag=True, help="First forget the embeddings another model made, and embed all again with this one."
 )
+@graph_option
 @workspace_option
 @collection_option
 @fails_cleanly
-def index(reembed: bool, workspace: str, collection: str) -> None:
+def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection: str) -> None:
     """Name and embed the entities, and embed the chunks, that lack it (idempotent).
 
     What `tgneo load documents` loads is indexed as it is written. Run this after `tgneo import`
@@ -209,7 +220,19 @@ def index(reembed: bool, workspace: str, collection: str) -> None:
     After changing the embedding model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL), a collection embedded with
     the old one is refused until it is embedded again:
       tgneo load index --reembed --collection C
+
+    \b
+    With --graph, build tgneo's side index over the graph another tool wrote, so that the offline
+    provider (or any embedder other than theirs) can find their entities and chunks: one tgneo-owned
+    node per entity (its name and the embedding of it) and per chunk (the embedding of its text),
+    pointing at theirs by element id, in --workspace/--collection. Nothing is written on their nodes and
+    no index is made on their labels. Run it again after their graph changed: only new and changed
+    nodes are embedded.
+      tgneo load index --graph neo4j-graphrag --collection kg
     """
+    if graph is not None:
+        _side_index(graph, workspace, collection)
+        return
     from tgneo.errors import EmptyCollection
     from tgneo.ingest.index import index_collection
     from tgneo.llm.registry import get_llm
@@ -233,6 +256,22 @@ def index(reembed: bool, workspace: str, collection: str) -> None:
     if report.chunks_without_text:
         line += f" ({report.chunks_without_text} chunks have no text in the librarian and cannot be embedded)"
     say(line)
+
+
+def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:
+    from tgneo.llm.registry import get_llm
+    from tgneo.store import Store
+    from tgneo.store.foreign import build_side_index
+
+    llm = get_llm()
+    with Store.from_settings() as store, progress_bar() as bar:
+        tasks = {what: bar.add_task(f"their {what}", total=None) for what in ("entities", "chunks")}
+        report = build_side_index(store, llm, graph, workspace, collection, lambda what, n: bar.advance(tasks[what], n))
+    say(
+        f"side index over the {graph.name} graph in {scope(workspace, collection)}: embedded {report.entities} "
+        f"entities and {report.chunks} chunks with {llm.embedding_model} ({report.unchanged} unchanged); ask with "
+        f"`tgneo ask -x --graph {graph.name} --collection {collection} QUESTION`"
+    )
 
 
 COMMANDS = [load]

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.kinds import SessionKind
+from tgneo.profiles import GraphProfile
 from tgneo.stream.options import SERVICES
 from tgneo.stream.pipeline import final
 from tgneo.stream.wire import Message
@@ -47,8 +48,13 @@ class Remote:
         except (urllib.error.URLError, OSError) as e:
             raise RemoteError(f"cannot reach {self.base}: {getattr(e, 'reason', e)}") from None
 
-    def ask(self, kind: SessionKind, question: str, options: Mapping[str, Any]) -> Iterator[Message]:
+    def ask(
+        self, kind: SessionKind, question: str, options: Mapping[str, Any], graph: GraphProfile | None = None
+    ) -> Iterator[Message]:
         """The response messages of one question, as they arrive, ending in one final message.
+
+        ``graph`` is sent by its name (``graph-profile``): the server answers over a built-in profile or
+        one it was configured with (``TGNEO_GRAPHS``), never a file a client sends.
 
         Raises:
             BadRequest: an option the engine does not have (nothing was sent).
@@ -57,6 +63,8 @@ class Remote:
         fields = SERVICES[kind.wire]
         wire_names = {name: wire for wire, name in fields.options.items()}
         body: dict[str, Any] = {fields.question: question, "collection": self.collection, "workspace": self.workspace}
+        if graph is not None:
+            body["graph-profile"] = graph.name
         for name, value in options.items():
             if name not in wire_names:
                 raise BadRequest(f"{kind.wire}: unknown option {name!r} (options: {', '.join(sorted(wire_names))})")

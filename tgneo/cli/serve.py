@@ -26,8 +26,18 @@ def init_schema() -> None:
 @click.option("--workers", type=click.IntRange(1, 16), help="Worker processes  [default: one per core, at most 4]")
 @click.option("--prune-every", metavar="AGE", help="Apply the stored retention policies this often (1h, 1d; "
               "tgneo traces policy sets them)  [default: TGNEO_PRUNE_EVERY, else never]")  # fmt: skip
+@click.option(
+    "--graph",
+    "graphs",
+    multiple=True,
+    metavar="COLLECTION=PROFILE",
+    help="Questions to COLLECTION answer over the graph another tool wrote (neo4j-graphrag, "
+    "llm-graph-builder, langchain or a profile file), also from TrustGraph's CLI  [default: TGNEO_GRAPHS]",
+)
 @fails_cleanly
-def serve(host: str, port: int, threads: int, workers: int | None, prune_every: str | None) -> None:
+def serve(
+    host: str, port: int, threads: int, workers: int | None, prune_every: str | None, graphs: tuple[str, ...]
+) -> None:
     """Serve the HTTP and WebSocket API on Gunicorn (threaded worker).
 
     Without TGNEO_TOKENS the server trusts every caller, so it binds to loopback only. SIGTERM
@@ -36,6 +46,7 @@ def serve(host: str, port: int, threads: int, workers: int | None, prune_every: 
     each prune is in the audit log).
     """
     from tgneo.errors import BadRequest
+    from tgneo.profiles import parse_graphs
     from tgneo.service.access import parse_tokens
     from tgneo.store import Store
     from tgneo.store.retention import parse_age
@@ -43,8 +54,9 @@ def serve(host: str, port: int, threads: int, workers: int | None, prune_every: 
     from tgneo.web.serve import default_workers
     from tgneo.web.serve import serve as run
 
-    settings = Settings.from_env(prune_every=prune_every)
+    settings = Settings.from_env(prune_every=prune_every, graphs=",".join(graphs) or None)
     parse_tokens(settings.tokens)  # a malformed TGNEO_TOKENS fails here, with one line
+    mapped = parse_graphs(settings.graphs)  # so does a malformed TGNEO_GRAPHS or a profile file that cannot be read
     if settings.prune_every:
         parse_age(settings.prune_every)  # a bad schedule fails here, before the server starts
     if not settings.tokens and host not in ("127.0.0.1", "localhost", "::1"):
@@ -53,6 +65,8 @@ def serve(host: str, port: int, threads: int, workers: int | None, prune_every: 
     say(f"Neo4j    {probe.uri} (database {settings.neo4j_database})")
     probe.close()
     say(f"API      http://{host}:{port}/   (health: /healthz, readiness: /readyz)")
+    for collection, profile in mapped.items():
+        say(f"graph    collection {collection} answers over the {profile.name} graph (read only)")
     if settings.prune_every:
         say(f"prune    every {settings.prune_every}, by the stored retention policies (tgneo traces policy)")
     run(lambda: create_app(settings=settings), host=host, port=port, threads=threads,

@@ -27,6 +27,8 @@ from tgneo.stream import wire
 from tgneo.stream.options import translate
 from tgneo.stream.wire import Message
 
+GRAPH_PROFILE = "graph-profile"
+"""tgneo's request field naming the graph profile to answer over (TrustGraph's own ``graph`` means another thing)."""
 URI_CHARS = 4000
 """The longest document id a librarian request may name."""
 
@@ -40,7 +42,7 @@ def start_question(
         runtime: the process's store, LLM and engines.
         access: who asks (the workspace a token fixes).
         service: ``graph-rag``, ``document-rag`` or ``agent``.
-        body: the service request, plus an optional ``workspace``.
+        body: the service request, plus an optional ``workspace`` and ``graph-profile``.
         timestamps: add ``committed_at`` to explain messages.
 
     Raises:
@@ -48,8 +50,9 @@ def start_question(
         Forbidden: the token's workspace is not the one named.
     """
     workspace = access.resolve(body.get("workspace"))
-    ask = translate(service, {k: v for k, v in body.items() if k != "workspace"})
-    request = Request(ask.question, workspace, ask.collection, ask.options)
+    ask = translate(service, {k: v for k, v in body.items() if k not in ("workspace", GRAPH_PROFILE)})
+    graph = runtime.profile(ask.collection, body.get(GRAPH_PROFILE))
+    request = Request(ask.question, workspace, ask.collection, ask.options, graph)
     return ask.kind, runtime.ask(ask.kind, request, timestamps=timestamps)
 
 

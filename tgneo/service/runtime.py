@@ -19,6 +19,7 @@ from tgneo.engines import Engine, Request, build_engine
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM
 from tgneo.llm.registry import get_llm
+from tgneo.profiles import BUILTIN, GraphProfile, ProfileError, parse_graphs
 from tgneo.store import Store
 from tgneo.store.embeddings import check_query_model
 from tgneo.store.schema import install_search_schema
@@ -46,6 +47,23 @@ class Runtime:
         self._schema_ready = False
         self._checked: dict[tuple[str, str], float] = {}
         self._lock = threading.Lock()
+        self.graphs = parse_graphs(settings.graphs if settings is not None else None)
+        """Collection → the graph profile its questions answer over (``TGNEO_GRAPHS``)."""
+
+    def profile(self, collection: str, named: object = None) -> GraphProfile | None:
+        """The graph profile a question to ``collection`` answers over: the one it names (``graph-profile``: a
+        built-in profile, or one ``TGNEO_GRAPHS`` configured, by its name — never a file a client names), else
+        the collection's own (``TGNEO_GRAPHS``), else none (tgneo's own graph).
+
+        Raises:
+            ProfileError: the name is not a profile this server knows.
+        """
+        if named is None:
+            return self.graphs.get(collection)
+        known = {**BUILTIN, **{p.name: p for p in self.graphs.values()}}
+        if not isinstance(named, str) or named not in known:
+            raise ProfileError(f"graph-profile: {named!r} is not a profile this server knows ({', '.join(known)})")
+        return known[named]
 
     def llm(self) -> LLM:
         """The configured LLM provider (``TGNEO_LLM``), built on first use."""
