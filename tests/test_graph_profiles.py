@@ -7,6 +7,7 @@ reads need none), from three of pip's topic guides; every test of a profile asks
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
@@ -18,6 +19,11 @@ from typing import Any
 import pytest
 import requests
 from neo4j import Driver
+from neo4j_graphrag.components.embedder import TextChunkEmbedder
+from neo4j_graphrag.components.kg_writer import Neo4jWriter
+from neo4j_graphrag.components.lexical_graph import LexicalGraphBuilder
+from neo4j_graphrag.components.types import DocumentInfo, LexicalGraphConfig, TextChunk, TextChunks
+from neo4j_graphrag.indexes import create_vector_index
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
 
 from tests.coexisting import driver_for, rows, wipe
@@ -34,6 +40,7 @@ from tests.foreign_graphs import (
     write_llm_graph_builder,
     write_neo4j_graphrag,
 )
+from tests.openai_server import OpenAIServer, serve
 from tests.private_neo4j import private_neo4j
 from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
@@ -42,6 +49,7 @@ from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, S
 from tgneo.ingest.loader import ReadDocument
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
+from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.profiles import BUILTIN, ProfileError, load_profile
 from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
@@ -312,3 +320,38 @@ def test_trustgraphs_cli_answers_and_shows_the_trace_of_a_collection_mapped_to_t
         body = {"query": question, "collection": "test-http", "graph-profile": "nonesuch"}
         refused = requests.post(f"{base}/api/v1/graph-rag", json=body, timeout=60)
         assert refused.status_code == 400 and "graph-profile: 'nonesuch'" in refused.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_an_embedder_of_their_models_dimensions_asks_their_vector_index_directly(
+    their: Their, corpus: list[ReadDocument], tmp_path: Path
+) -> None:
+    """A lexical graph under labels of the user's choosing (a profile file names them), embedded by their model:
+    an OpenAI-compatible server on loopback. tgneo, configured with that model, reads their index; it has no
+    side index in that collection."""
+    with serve(OpenAIServer(dimensions=64)) as model:
+        llm = OpenAILLM(model="test-model", base_url=model.url, api_key=model.api_key, timeout=10.0, retries=0)
+        config = LexicalGraphConfig(chunk_node_label="ModelChunk", document_node_label="ModelDocument")
+        create_vector_index(their.driver, "model_chunks", label="ModelChunk", embedding_property="embedding",
+                            dimensions=64, similarity_fn="cosine")  # fmt: skip
+        doc = corpus[0]
+        chunks = TextChunks(chunks=[TextChunk(text=c.text, index=i) for i, (c, _) in enumerate(doc.chunks)])
+        embedder = GraphragEmbedder(lambda texts: llm.embed(list(texts)).vectors)
+        embedded = asyncio.run(TextChunkEmbedder(embedder).run(chunks))
+        lexical = asyncio.run(LexicalGraphBuilder(config).run(embedded, DocumentInfo(path="their/caching.md")))
+        assert asyncio.run(Neo4jWriter(their.driver).run(lexical.graph, config)).status == "SUCCESS"
+        path = tmp_path / "model.toml"
+        path.write_text('[chunk]\nlabel = "ModelChunk"\n[document]\nlabel = "ModelDocument"\n', encoding="utf-8")
+        profile = load_profile(str(path))
+        nearest = doc.chunks[3][0].text
+        events = list(build_engine(SessionKind.DOC_RAG, their.store, llm).answer(
+            Request(nearest, W, "test-their-index", graph=profile)))  # fmt: skip
+        llm.close()
+    end = _end(events)
+    assert [s.title for s in end.sources] == ["their/caching.md"]
+    trace = get_trace(their.store, W, "test-their-index", end.trace or "")
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    best = max(focus["chunks"], key=lambda c: c["score"])
+    assert best["chunk"]["text"] == nearest
+    assert not rows(their.driver, "MATCH (n:TgResource {collection: 'test-their-index'}) WHERE n.element IS NOT NULL "
+                                  "AND n.embedding IS NOT NULL RETURN n LIMIT 1")  # fmt: skip
