@@ -84,15 +84,15 @@ def their_embedding(texts: Sequence[str]) -> list[list[float]]:
 
 
 def wipe_theirs(driver: Driver) -> None:
-    """Remove every node that is not tgneo's, and every index that is not tgneo's (tgneo's traces stay)."""
+    """Remove every node, constraint and index that is not tgneo's (tgneo's traces stay)."""
     with driver.session() as session:  # CALL … IN TRANSACTIONS needs an auto-commit transaction
         session.run("MATCH (n) WHERE NOT n:Tgneo CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
-    for record in driver.execute_query("SHOW INDEXES YIELD name, type WHERE NOT name STARTS WITH 'tgneo_' "
-                                       "AND type <> 'LOOKUP' RETURN name").records:  # fmt: skip
-        driver.execute_query(f"DROP INDEX `{record['name']}` IF EXISTS")
     for record in driver.execute_query("SHOW CONSTRAINTS YIELD name WHERE NOT name STARTS WITH 'tgneo_' "
                                        "RETURN name").records:  # fmt: skip
         driver.execute_query(f"DROP CONSTRAINT `{record['name']}` IF EXISTS")
+    for record in driver.execute_query("SHOW INDEXES YIELD name, type WHERE NOT name STARTS WITH 'tgneo_' "
+                                       "AND type <> 'LOOKUP' RETURN name").records:  # fmt: skip
+        driver.execute_query(f"DROP INDEX `{record['name']}` IF EXISTS")
 
 
 def read_corpus(files: Sequence[Path]) -> list[ReadDocument]:

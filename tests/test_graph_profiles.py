@@ -56,7 +56,7 @@ from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import build_side_index, clear_checks
 from tgneo.store.rdfio import export_quads
-from tgneo.store.traces import get_trace
+from tgneo.store.traces import get_trace, list_traces
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")]
 
@@ -355,3 +355,20 @@ def test_an_embedder_of_their_models_dimensions_asks_their_vector_index_directly
     assert best["chunk"]["text"] == nearest
     assert not rows(their.driver, "MATCH (n:TgResource {collection: 'test-their-index'}) WHERE n.element IS NOT NULL "
                                   "AND n.embedding IS NOT NULL RETURN n LIMIT 1")  # fmt: skip
+
+
+def test_a_chunk_of_theirs_that_changed_marks_the_answers_that_quoted_it_stale(indexed: Their) -> None:
+    question = QUESTIONS[SessionKind.DOC_RAG][0]
+    end = _end(ask(indexed, SessionKind.DOC_RAG, question))
+    trace = get_trace(indexed.store, W, C, end.trace or "")
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    quoted = focus["chunks"][0]["chunk"]["text"]
+    label = BUILTIN[indexed.name].chunk.label
+    edited = rows(indexed.driver, "MATCH (c) WHERE $label IN labels(c) AND c.text = $text "
+                                  "SET c.text = c.text + ' (edited by their pipeline)' RETURN count(c) AS n",
+                  label=label, text=quoted)  # fmt: skip
+    assert edited[0]["n"] >= 1
+    report = build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, C)
+    assert report.chunks >= 1 and report.stale_traces >= 1
+    stale = [t["uri"] for t in list_traces(indexed.store, W, C, stale=True, limit=1000).traces]
+    assert end.trace in stale

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,7 +68,8 @@ from tgneo.store.queries import Q
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
 from tgneo.store.search import lucene_query, smallest_name
 from tgneo.store.writer import write_batch
-from tgneo.vocab import RDFS
+from tgneo.timestamps import now_iso_z
+from tgneo.vocab import GRAPH_RETRIEVAL, RDFS
 
 __all__ = ["Checked", "ProfileGraph", "SideReport", "build_side_index", "check"]
 
@@ -525,11 +527,13 @@ def _sentence(text: str, s_name: str, o_name: str, words: Sequence[str]) -> Unit
 
 @dataclass(frozen=True)
 class SideReport:
-    """What ``tgneo load index --graph`` embedded (new or changed), and what it found already embedded."""
+    """What ``tgneo load index --graph`` embedded (new or changed), what it found already embedded, and how many
+    stored answers it marked stale (they quoted a chunk of theirs whose text has changed since)."""
 
     entities: int
     chunks: int
     unchanged: int
+    stale_traces: int = 0
 
 
 SIDE_BATCH = 500
@@ -546,7 +550,9 @@ def build_side_index(
     """Embed their entities' names and their chunks' texts into tgneo's side index (idempotent).
 
     Each entry is a tgneo-owned node of ``workspace``/``collection`` pointing at one of their nodes by
-    element id; only nodes that are new, or whose text changed since, are embedded again.
+    element id; only nodes that are new, or whose text changed since, are embedded again. A chunk whose
+    text changed marks stale every stored answer that quoted its document (as reloading a document of
+    tgneo's own does: ``tgneo traces list --stale``).
 
     Raises:
         ProfileError: the profile names what the database lacks.
@@ -556,6 +562,7 @@ def build_side_index(
     install_search_schema(store, llm.dimensions)
     catalog = store.read(Q.profile_catalog)[0]
     done = {"entities": 0, "chunks": 0, "unchanged": 0}
+    changed: list[str] = []
     parts = [("entities", profile.entity.label, profile.entity.key, profile.entity.name)]
     if profile.chunk.label in catalog["labels"]:
         parts.append(("chunks", profile.chunk.label, profile.chunk.key, profile.chunk.text))
@@ -582,6 +589,8 @@ def build_side_index(
                 if old is not None and old["digest"] == digest and old["model"] == llm.embedding_model:
                     done["unchanged"] += 1
                     continue
+                if what == "chunks" and old is not None and old["digest"] not in (None, digest):
+                    changed.append(uri)
                 fresh.append((uri, element, value, digest))
             if fresh:
                 vectors = llm.embed([value for _, _, value, _ in fresh]).vectors
@@ -595,4 +604,18 @@ def build_side_index(
                 done[what] += len(fresh)
             if progress:
                 progress(what, len(page))
-    return SideReport(done["entities"], done["chunks"], done["unchanged"])
+    stale = _mark_changed(store, workspace, collection, changed) if changed else 0
+    return SideReport(done["entities"], done["chunks"], done["unchanged"], stale)
+
+
+def _mark_changed(store: Store, workspace: str, collection: str, chunks: list[str]) -> int:
+    """Mark stale the stored answers that quoted a document holding any of ``chunks`` (their text changed)."""
+    documents = [r["document"] for r in store.read(Q.profile_changed_documents, workspace=workspace,
+                                                    collection=collection, uris=chunks)]  # fmt: skip
+    marked = 0
+    for document in documents:
+        marks = {"workspace": workspace, "collection": collection, "document": document, "change": "replaced",
+                 "change_id": uuid.uuid4().hex, "at": now_iso_z(), "graph": GRAPH_RETRIEVAL}  # fmt: skip
+        records = store.write(Q.mark_stale, **marks)
+        marked += int(records[0]["traces"]) if records else 0
+    return marked
