@@ -50,7 +50,7 @@ from tgneo.ingest.loader import ReadDocument
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
-from tgneo.profiles import BUILTIN, ProfileError, load_profile
+from tgneo.profiles import BUILTIN, ProfileError, load_profile, node_iri
 from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
@@ -372,3 +372,22 @@ def test_a_chunk_of_theirs_that_changed_marks_the_answers_that_quoted_it_stale(i
     assert report.chunks >= 1 and report.stale_traces >= 1
     stale = [t["uri"] for t in list_traces(indexed.store, W, C, stale=True, limit=1000).traces]
     assert end.trace in stale
+
+
+@pytest.mark.parametrize("their", ["llm-graph-builder"], indirect=True)
+def test_the_side_index_follows_their_nodes_when_they_are_deleted_or_recreated(indexed: Their) -> None:
+    """LLM Graph Builder's entities are keyed by ``id``: a re-created entity keeps its IRI, not its element id."""
+    name = rows(indexed.driver, "MATCH (e:__Entity__)<-[:HAS_ENTITY]-() RETURN e.id AS id ORDER BY id LIMIT 1")[0]["id"]
+    iri = node_iri("__Entity__", "id", name)
+
+    def entry() -> list[dict[str, Any]]:
+        found = "MATCH (n:TgResource {workspace: $w, collection: $c, uri: $u}) WHERE n.embedding IS NOT NULL "
+        return rows(indexed.driver, found + "RETURN n.element AS element", w=W, c=C, u=iri)
+
+    assert len(entry()) == 1
+    rows(indexed.driver, "MATCH (e:__Entity__ {id: $id}) DETACH DELETE e", id=name)
+    gone = build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, C)
+    assert gone.retired >= 1 and entry() == []
+    element = rows(indexed.driver, "CREATE (e:__Entity__:Concept {id: $id}) RETURN elementId(e) AS e", id=name)[0]["e"]
+    back = build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, C)
+    assert back.entities == 1 and entry() == [{"element": element}]

@@ -274,52 +274,57 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
             install_schema(store)
             install_search_schema(store, llm.dimensions)
             own = "bench-quality-own"
-            report = load_documents(store, llm, WORKSPACE, own, found.sources)
-            console.print(f"tgneo's own store: {report.summary()}")
-            for kind in kinds:
-                engine = build_engine(kind, store, llm)
-                got = [ask(engine, q["question"], own, files) for q in questions]
-                ratios[f"hit_rate_tgneo_{kind.value}"], ratios[f"source_recall_tgneo_{kind.value}"] = scores(
-                    got, questions
-                )
-            corpus = read_corpus(sorted(p for p in CORPUS.iterdir() if p.is_file()))
-            for name in profiles:
-                wipe_theirs(driver)
-                clear_checks()
-                started = time.perf_counter()
-                if name == "neo4j-graphrag":
-                    built = write_neo4j_graphrag(driver, corpus, their_embedding, DIMENSIONS)
-                elif name == "langchain":
-                    built = write_langchain(server, corpus, their_embedding)
-                else:
-                    built = write_llm_graph_builder(server, driver, corpus, their_embedding, DIMENSIONS)
-                collection = f"bench-graph-{name}"
-                side = build_side_index(store, llm, BUILTIN[name], WORKSPACE, collection)
-                console.print(f"{name}: {built} written in {time.perf_counter() - started:.1f}s; side index {side}")
-                absolute[f"graph_{name}"] = {"chunks": built.chunks, "facts": built.facts,
-                                             "side_entities": side.entities, "side_chunks": side.chunks}  # fmt: skip
+            try:
+                report = load_documents(store, llm, WORKSPACE, own, found.sources)
+                console.print(f"tgneo's own store: {report.summary()}")
                 for kind in kinds:
                     engine = build_engine(kind, store, llm)
-                    got = []
-                    for i, q in enumerate(questions):
-                        answer = ask_graph(engine, q["question"], collection, BUILTIN[name])
-                        got.append(answer)
-                        if i < show_n:
-                            show(kind, q["question"], answer)
-                    hit, recall = scores(got, questions)
-                    ratios[f"hit_rate_{name}_{kind.value}"], ratios[f"source_recall_{name}_{kind.value}"] = hit, recall
-                    own_hit = ratios[f"hit_rate_tgneo_{kind.value}"]
-                    own_recall = ratios[f"source_recall_tgneo_{kind.value}"]
-                    ratios[f"gap_{name}_{kind.value}"] = (
-                        round(own_hit - hit, 3) if own_hit is not None and hit is not None else None
+                    got = [ask(engine, q["question"], own, files) for q in questions]
+                    ratios[f"hit_rate_tgneo_{kind.value}"], ratios[f"source_recall_tgneo_{kind.value}"] = scores(
+                        got, questions
                     )
-                    ratios[f"recall_gap_{name}_{kind.value}"] = (
-                        round(own_recall - recall, 3) if own_recall is not None and recall is not None else None
-                    )
-                    absolute[f"errors_{name}_{kind.value}"] = [a.error for a in got if a.error][:3]
-                    absolute[f"seconds_per_question_{name}_{kind.value}"] = round(
-                        sum(a.seconds for a in got) / max(1, len(got)), 3
-                    )
+                corpus = read_corpus(sorted(p for p in CORPUS.iterdir() if p.is_file()))
+                for name in profiles:
+                    wipe_theirs(driver)
+                    clear_checks()
+                    started = time.perf_counter()
+                    if name == "neo4j-graphrag":
+                        built = write_neo4j_graphrag(driver, corpus, their_embedding, DIMENSIONS)
+                    elif name == "langchain":
+                        built = write_langchain(server, corpus, their_embedding)
+                    else:
+                        built = write_llm_graph_builder(server, driver, corpus, their_embedding, DIMENSIONS)
+                    collection = f"bench-graph-{name}"
+                    side = build_side_index(store, llm, BUILTIN[name], WORKSPACE, collection)
+                    console.print(f"{name}: {built} written in {time.perf_counter() - started:.1f}s; side index {side}")
+                    absolute[f"graph_{name}"] = {"chunks": built.chunks, "facts": built.facts,
+                                                 "side_entities": side.entities, "side_chunks": side.chunks}  # fmt: skip
+                    for kind in kinds:
+                        engine = build_engine(kind, store, llm)
+                        got = []
+                        for i, q in enumerate(questions):
+                            answer = ask_graph(engine, q["question"], collection, BUILTIN[name])
+                            got.append(answer)
+                            if i < show_n:
+                                show(kind, q["question"], answer)
+                        hit, recall = scores(got, questions)
+                        ratios[f"hit_rate_{name}_{kind.value}"], ratios[f"source_recall_{name}_{kind.value}"] = hit, recall
+                        own_hit = ratios[f"hit_rate_tgneo_{kind.value}"]
+                        own_recall = ratios[f"source_recall_tgneo_{kind.value}"]
+                        ratios[f"gap_{name}_{kind.value}"] = (
+                            round(own_hit - hit, 3) if own_hit is not None and hit is not None else None
+                        )
+                        ratios[f"recall_gap_{name}_{kind.value}"] = (
+                            round(own_recall - recall, 3) if own_recall is not None and recall is not None else None
+                        )
+                        absolute[f"errors_{name}_{kind.value}"] = [a.error for a in got if a.error][:3]
+                        absolute[f"seconds_per_question_{name}_{kind.value}"] = round(
+                            sum(a.seconds for a in got) / max(1, len(got)), 3
+                        )
+            finally:  # a bench removes everything it created
+                wipe_theirs(driver)
+                with store.driver.session(database=store.database) as session:
+                    drop_collections(session, WORKSPACE, [own, *(f"bench-graph-{n}" for n in profiles)])
     for key, value in ratios.items():
         goal = "   goal <= 0.1" if "gap_" in key else ""
         console.print(f"{key:40} {'n/a' if value is None else value:>8}{goal}")

@@ -534,6 +534,8 @@ class SideReport:
     chunks: int
     unchanged: int
     stale_traces: int = 0
+    retired: int = 0
+    """Entries whose node of theirs is gone (removed from the side index)."""
 
 
 SIDE_BATCH = 500
@@ -550,7 +552,8 @@ def build_side_index(
     """Embed their entities' names and their chunks' texts into tgneo's side index (idempotent).
 
     Each entry is a tgneo-owned node of ``workspace``/``collection`` pointing at one of their nodes by
-    element id; only nodes that are new, or whose text changed since, are embedded again. A chunk whose
+    element id; only nodes that are new, re-created, or whose text changed since, are embedded again, and
+    entries whose node is gone are retired. A chunk whose
     text changed marks stale every stored answer that quoted its document (as reloading a document of
     tgneo's own does: ``tgneo traces list --stale``).
 
@@ -586,7 +589,8 @@ def build_side_index(
             for uri, element, value in rows:
                 digest = hashlib.sha1(value.encode()).hexdigest()
                 old = known.get(uri)
-                if old is not None and old["digest"] == digest and old["model"] == llm.embedding_model:
+                if (old is not None and old["digest"] == digest and old["model"] == llm.embedding_model
+                        and old["element"] == element):  # fmt: skip
                     done["unchanged"] += 1
                     continue
                 if what == "chunks" and old is not None and old["digest"] not in (None, digest):
@@ -605,7 +609,9 @@ def build_side_index(
             if progress:
                 progress(what, len(page))
     stale = _mark_changed(store, workspace, collection, changed) if changed else 0
-    return SideReport(done["entities"], done["chunks"], done["unchanged"], stale)
+    retired = store.write(Q.profile_side_prune, workspace=workspace, collection=collection, profile=profile.name,
+                          entity_label=profile.entity.label, chunk_label=profile.chunk.label)  # fmt: skip
+    return SideReport(done["entities"], done["chunks"], done["unchanged"], stale, int(retired[0]["retired"]))
 
 
 def _mark_changed(store: Store, workspace: str, collection: str, chunks: list[str]) -> int:
