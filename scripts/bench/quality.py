@@ -297,8 +297,10 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
                     collection = f"bench-graph-{name}"
                     side = build_side_index(store, llm, BUILTIN[name], WORKSPACE, collection)
                     console.print(f"{name}: {built} written in {time.perf_counter() - started:.1f}s; side index {side}")
-                    absolute[f"graph_{name}"] = {"chunks": built.chunks, "facts": built.facts,
-                                                 "side_entities": side.entities, "side_chunks": side.chunks}  # fmt: skip
+                    absolute[f"graph_{name}"] = {
+                        "chunks": built.chunks, "facts": built.facts, "side_entities": side.entities,
+                        "side_chunks": side.chunks,
+                    }  # fmt: skip
                     for kind in kinds:
                         engine = build_engine(kind, store, llm)
                         got = []
@@ -308,7 +310,8 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
                             if i < show_n:
                                 show(kind, q["question"], answer)
                         hit, recall = scores(got, questions)
-                        ratios[f"hit_rate_{name}_{kind.value}"], ratios[f"source_recall_{name}_{kind.value}"] = hit, recall
+                        ratios[f"hit_rate_{name}_{kind.value}"] = hit
+                        ratios[f"source_recall_{name}_{kind.value}"] = recall
                         own_hit = ratios[f"hit_rate_tgneo_{kind.value}"]
                         own_recall = ratios[f"source_recall_tgneo_{kind.value}"]
                         ratios[f"gap_{name}_{kind.value}"] = (
