@@ -47,6 +47,7 @@ from tgneo.engines import Request, build_engine
 from tgneo.errors import EmbeddingMismatch, NotIndexed
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.ingest.loader import ReadDocument
+from tgneo.ingest.side_index import build_side_index
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
@@ -54,7 +55,7 @@ from tgneo.profiles import BUILTIN, ProfileError, load_profile, node_iri
 from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
-from tgneo.store.foreign import build_side_index, clear_checks
+from tgneo.store.foreign import clear_checks
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import get_trace, list_traces
 

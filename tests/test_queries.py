@@ -110,7 +110,10 @@ def test_every_property_a_query_reads_is_structure_never_a_fact(query: CypherQue
         "seconds",
         "components",
         "indexConfig",
-    }  # db.index.fulltext.queryNodes, …
+        "labels",
+        "relationshipTypes",
+        "propertyKeys",
+    }  # db.index.fulltext.queryNodes, db.labels(), …
     assert accessed - procedures <= RESERVED_KEYS | PARAMETER_FIELDS, sorted(
         accessed - procedures - RESERVED_KEYS - PARAMETER_FIELDS
     )

@@ -102,6 +102,8 @@ RESERVED_KEYS = frozenset(
         "max_traces", "set_by", "set_at",
         # the namespace table and the model version
         "prefix", "namespace", "model", "migration", "vectorDimensions", "updatedAt",
+        # the side index over a graph another tool wrote (tgneo.ingest.side_index)
+        "element", "profile",
     }
     | {row.prop for row in PROPERTIES}
 )  # fmt: skip

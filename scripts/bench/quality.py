@@ -256,9 +256,10 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
         write_neo4j_graphrag,
     )
     from tests.private_neo4j import private_neo4j
+    from tgneo.ingest.side_index import build_side_index
     from tgneo.profiles import BUILTIN
     from tgneo.store import install_schema
-    from tgneo.store.foreign import build_side_index, clear_checks
+    from tgneo.store.foreign import clear_checks
 
     profiles = list(BUILTIN) if "all" in names else names
     unknown = [n for n in profiles if n not in BUILTIN]

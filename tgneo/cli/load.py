@@ -259,9 +259,9 @@ def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection:
 
 
 def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:
+    from tgneo.ingest.side_index import build_side_index
     from tgneo.llm.registry import get_llm
     from tgneo.store import Store
-    from tgneo.store.foreign import build_side_index
 
     llm = get_llm()
     with Store.from_settings() as store, progress_bar() as bar:

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from tgneo import uris
 from tgneo.engines.attribution import cited_sources
+from tgneo.engines.foreign import ProfileGraph
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import AnswerChunk, Citation, ErrorEvent, Event, Evidence, ExplainEvent, SessionEnd, Source
@@ -40,7 +41,6 @@ from tgneo.llm.base import LLM, Completion, LLMError, Task
 from tgneo.profiles import GraphProfile
 from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
-from tgneo.store.foreign import ProfileGraph
 from tgneo.store.kg import GraphReader, OwnGraph, Reads
 
 log = logging.getLogger("tgneo.engines")

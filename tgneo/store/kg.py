@@ -300,7 +300,7 @@ Reads = typing.Literal["entities", "chunks", "any"]
 
 class GraphReader(Protocol):
     """What the engines read a knowledge graph through: tgneo's own (:class:`OwnGraph`) or another tool's
-    through a graph profile (:class:`tgneo.store.foreign.ProfileGraph`). One reader serves one question
+    through a graph profile (:class:`tgneo.engines.foreign.ProfileGraph`). One reader serves one question
     and its sub-traces, in one workspace and collection."""
 
     def require_content(self, reads: Reads = "any") -> None:

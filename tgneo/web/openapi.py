@@ -79,6 +79,12 @@ def _question_schema(service: str) -> dict[str, Any]:
         fields.question: {"type": "string", "minLength": 1, "maxLength": 4000},
         "collection": _NAME,
         "workspace": _NAME,
+        "graph-profile": {
+            "type": "string",
+            "description": "answer over the graph another tool wrote: a built-in profile (neo4j-graphrag, "
+            "llm-graph-builder, langchain) or one the server was configured with (TGNEO_GRAPHS); default: the "
+            "collection's own (TGNEO_GRAPHS), else tgneo's",
+        },
     }
     for wire_name, option in fields.options.items():
         if option == "pattern":
