@@ -154,7 +154,7 @@ def write_neo4j_graphrag(driver: Driver, documents: Sequence[ReadDocument], embe
             chunks=[TextChunk(text=chunk.text, index=i, uid=f"d{d}c{i}") for i, (chunk, _) in enumerate(doc.chunks)]
         )
         embedded = asyncio.run(TextChunkEmbedder(GraphragEmbedder(embed)).run(text_chunks))
-        lexical = asyncio.run(LexicalGraphBuilder().run(embedded, DocumentInfo(path=doc.source.name)))
+        lexical = asyncio.run(LexicalGraphBuilder().run(embedded, DocumentInfo(path=shown_path(doc))))
         graph = lexical.graph
         for i, (_, chunk_facts) in enumerate(doc.chunks):
             ids: dict[str, str] = {}
@@ -175,6 +175,12 @@ def write_neo4j_graphrag(driver: Driver, documents: Sequence[ReadDocument], embe
         chunks += len(doc.chunks)
     asyncio.run(SinglePropertyExactMatchResolver(driver).run())
     return Built("neo4j-graphrag", len(documents), chunks, facts)
+
+
+def shown_path(doc: ReadDocument) -> str:
+    """The path a user hands neo4j-graphrag's pipeline: relative to the repository when the file is in it."""
+    path = Path(doc.source.name)
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
 def langchain_id(doc: ReadDocument, index: int) -> str:

@@ -32,7 +32,7 @@ sentence that names both ends and most of the question's words as the evidence.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +108,7 @@ class ProfileGraph:
         self.workspace, self.collection = workspace, collection
         self.found = _Found()
         self._side: tuple[int, int] | None = None
+        self._named: set[str] = set()
 
     # -- what the engines call ---------------------------------------------------------------------
 
@@ -209,6 +210,7 @@ class ProfileGraph:
                         reached.append(element)
             frontier = reached
         self._read_passages([p for _, passages in edges.values() for p in passages])
+        self._name(edges.values())
         out = []
         for key, (triple, passages) in edges.items():
             s_name, o_name = found.names.get(str(triple.s), ""), found.names.get(str(triple.o), "")
@@ -311,6 +313,19 @@ class ProfileGraph:
         label = self.profile.entity.label if what == "entities" else self.profile.chunk.label
         return NotIndexed(f"graph profile {name!r}: no index of theirs finds their {what} (:{label}): {remedy}")
 
+    def _name(self, edges: Iterable[tuple[QuotedTriple, list[str]]]) -> None:
+        """Record the names of the explored edges' ends and types (``rdfs:label``) on tgneo's nodes for their IRIs,
+        before any step quotes them: a client reading an explain event (``tgneo ask -x``, TrustGraph's CLI) looks
+        the labels up as soon as it arrives (each question writes only the names it has not written yet)."""
+        wanted = {str(term) for triple, _ in edges for term in (triple.s, triple.p, triple.o)}
+        fresh = {iri: name for iri, name in self.found.names.items() if iri in wanted and iri not in self._named}
+        if not fresh:
+            return
+        quads = [Quad(URIRef(iri), RDFS.label, Literal(name), DEFAULT_GRAPH) for iri, name in fresh.items()]
+        what = f"naming what an answer over graph profile {self.profile.name} explored"
+        write_batch(self.store, self.workspace, self.collection, compile_quads(quads), what=what)
+        self._named.update(fresh)
+
     def _read_passages(self, elements: Sequence[str], *, chunks: bool = False) -> None:
         """Read the passages ``elements`` (with ``chunks``: chunks Document RAG retrieved, which for LangChain
         are ``Neo4jVector``'s chunks rather than the source documents its entities are linked to)."""
@@ -378,8 +393,6 @@ class ProfileGraph:
                                       uri=uris.activity_uri(f"{digest}-extraction"))  # fmt: skip
                 quads += Subgraph(uri=uris.subgraph_uri(f"neo4j-{digest}"), chunk=iri, activity=extraction,
                                   statements=statements, evidence=_first_each(evidence)).triples()  # fmt: skip
-        for iri, name in found.names.items():
-            quads.append(Quad(URIRef(iri), RDFS.label, Literal(name), DEFAULT_GRAPH))
         return quads, contents
 
 
