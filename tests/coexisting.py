@@ -285,18 +285,23 @@ def llm_graph_builder_setup(server: Neo4jServer) -> None:
             graph.add_graph_documents(_graph_documents(), baseEntityLabel=True)
         batch = [{"chunk_id": "lgb-0", "node_type": "Person", "node_id": "Ada Lovelace"}]
         driver.execute_query(LGB_HAS_ENTITY, batch_data=batch)
-        with driver.session() as session:
-            labels = [r["label"] for r in session.run("CALL db.labels()") if r["label"] not in LGB_FILTER_LABELS]
-            for name in ("entities", "keyword", "community_keyword"):
-                session.run(f"DROP INDEX {name} IF EXISTS;").consume()
-            session.run(LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))).consume()
-            session.run(LGB_KEYWORD).consume()
-            session.run(LGB_COMMUNITY).consume()
-            for name, label in LGB_VECTOR_INDEXES:
-                session.run(f"DROP INDEX {name} IF EXISTS;").consume()
-                session.run(LGB_VECTOR_INDEX.format(index_name=name, node_label=label, embedding_property="embedding",
-                                                    embedding_dimension=DIMENSIONS)).consume()  # fmt: skip
-        driver.execute_query("CALL db.awaitIndexes(300)")
+        lgb_post_processing(driver, DIMENSIONS)
+
+
+def lgb_post_processing(driver: Driver, dimensions: int) -> None:
+    """LLM Graph Builder's post-processing indexes, in its order, over the labels ``db.labels()`` lists then."""
+    with driver.session() as session:
+        labels = [r["label"] for r in session.run("CALL db.labels()") if r["label"] not in LGB_FILTER_LABELS]
+        for name in ("entities", "keyword", "community_keyword"):
+            session.run(f"DROP INDEX {name} IF EXISTS;").consume()
+        session.run(LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))).consume()
+        session.run(LGB_KEYWORD).consume()
+        session.run(LGB_COMMUNITY).consume()
+        for name, label in LGB_VECTOR_INDEXES:
+            session.run(f"DROP INDEX {name} IF EXISTS;").consume()
+            session.run(LGB_VECTOR_INDEX.format(index_name=name, node_label=label, embedding_property="embedding",
+                                                embedding_dimension=dimensions)).consume()  # fmt: skip
+    driver.execute_query("CALL db.awaitIndexes(300)")
 
 
 def llm_graph_builder_view(server: Neo4jServer) -> dict[str, Any]:

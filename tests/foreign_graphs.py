@@ -45,13 +45,8 @@ from neo4j_graphrag.indexes import create_vector_index
 
 from tests.coexisting import (
     LGB_CHUNKS,
-    LGB_COMMUNITY,
-    LGB_ENTITIES,
-    LGB_FILTER_LABELS,
     LGB_HAS_ENTITY,
-    LGB_KEYWORD,
-    LGB_VECTOR_INDEX,
-    LGB_VECTOR_INDEXES,
+    lgb_post_processing,
 )
 from tests.conftest import Neo4jServer
 from tgneo.ingest.facts import Fact
@@ -188,6 +183,17 @@ def langchain_id(doc: ReadDocument, index: int) -> str:
     return f"{Path(doc.source.name).name}#{index}"
 
 
+def _graph_document(chunk_facts: Sequence[Fact], source: Document) -> tuple[GraphDocument, int]:
+    """What an LLM graph transformer hands ``add_graph_documents`` for one chunk, and how many facts it holds."""
+    nodes: dict[str, Node] = {}
+    relationships = []
+    for fact in _facts(chunk_facts):
+        s = nodes.setdefault(fact.s, Node(id=fact.s, type=ENTITY_TYPE))
+        o = nodes.setdefault(fact.o, Node(id=fact.o, type=ENTITY_TYPE))
+        relationships.append(Relationship(source=s, target=o, type=relation_type(fact.p)))
+    return GraphDocument(nodes=list(nodes.values()), relationships=relationships, source=source), len(relationships)
+
+
 def write_langchain(server: Neo4jServer, documents: Sequence[ReadDocument], embed: Embed) -> Built:
     """LangChain's ``add_graph_documents`` (with sources, ``__Entity__``) and ``Neo4jVector.from_texts`` (hybrid)."""
     graph = Neo4jGraph(url=server.uri, username=server.username, password=server.password or "")
@@ -195,16 +201,10 @@ def write_langchain(server: Neo4jServer, documents: Sequence[ReadDocument], embe
         graph_documents, texts, metadatas, facts = [], [], [], 0
         for doc in documents:
             for i, (chunk, chunk_facts) in enumerate(doc.chunks):
-                nodes: dict[str, Node] = {}
-                relationships = []
-                for fact in _facts(chunk_facts):
-                    s = nodes.setdefault(fact.s, Node(id=fact.s, type=ENTITY_TYPE))
-                    o = nodes.setdefault(fact.o, Node(id=fact.o, type=ENTITY_TYPE))
-                    relationships.append(Relationship(source=s, target=o, type=relation_type(fact.p)))
-                    facts += 1
                 source = Document(page_content=chunk.text, metadata={"id": langchain_id(doc, i)})
-                graph_documents.append(GraphDocument(nodes=list(nodes.values()), relationships=relationships,
-                                                     source=source))  # fmt: skip
+                graph_document, found = _graph_document(chunk_facts, source)
+                graph_documents.append(graph_document)
+                facts += found
                 texts.append(chunk.text)
                 metadatas.append({"source": langchain_id(doc, i)})
         graph.add_graph_documents(graph_documents, include_source=True, baseEntityLabel=True)
@@ -242,16 +242,10 @@ def write_llm_graph_builder(
             )
             graph_documents, batch = [], []
             for i, (chunk, chunk_facts) in enumerate(doc.chunks):
-                nodes: dict[str, Node] = {}
-                relationships = []
-                for fact in _facts(chunk_facts):
-                    s = nodes.setdefault(fact.s, Node(id=fact.s, type=ENTITY_TYPE))
-                    o = nodes.setdefault(fact.o, Node(id=fact.o, type=ENTITY_TYPE))
-                    relationships.append(Relationship(source=s, target=o, type=relation_type(fact.p)))
-                    facts += 1
-                graph_documents.append(GraphDocument(nodes=list(nodes.values()), relationships=relationships,
-                                                     source=Document(page_content=chunk.text)))  # fmt: skip
-                batch += [{"chunk_id": ids[i], "node_type": ENTITY_TYPE, "node_id": n} for n in nodes]
+                graph_document, found = _graph_document(chunk_facts, Document(page_content=chunk.text))
+                graph_documents.append(graph_document)
+                facts += found
+                batch += [{"chunk_id": ids[i], "node_type": ENTITY_TYPE, "node_id": n.id} for n in graph_document.nodes]
             graph.add_graph_documents(graph_documents, baseEntityLabel=True)
             driver.execute_query(LGB_HAS_ENTITY, batch_data=batch)
             chunks += len(texts)
@@ -264,17 +258,5 @@ def write_llm_graph_builder(
             "UNWIND range(0, size($ids) - 1) AS i MATCH (e:__Entity__ {id: $ids[i]}) SET e.embedding = $vectors[i]",
             ids=part, vectors=embed(part),
         )  # fmt: skip
-    with driver.session() as session:
-        labels = [r["label"] for r in session.run("CALL db.labels()")
-                  if r["label"] not in LGB_FILTER_LABELS and not r["label"].startswith("Tg")]  # fmt: skip
-        for index in ("entities", "keyword", "community_keyword"):
-            session.run(f"DROP INDEX {index} IF EXISTS;").consume()
-        session.run(LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))).consume()
-        session.run(LGB_KEYWORD).consume()
-        session.run(LGB_COMMUNITY).consume()
-        for index, label in LGB_VECTOR_INDEXES:
-            session.run(f"DROP INDEX {index} IF EXISTS;").consume()
-            session.run(LGB_VECTOR_INDEX.format(index_name=index, node_label=label, embedding_property="embedding",
-                                                embedding_dimension=dimensions)).consume()  # fmt: skip
-    driver.execute_query("CALL db.awaitIndexes(300)")
+    lgb_post_processing(driver, dimensions)
     return Built("llm-graph-builder", len(documents), chunks, facts)

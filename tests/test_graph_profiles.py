@@ -8,6 +8,7 @@ reads need none), from three of pip's topic guides; every test of a profile asks
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 import sys
@@ -57,6 +58,7 @@ from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
 from tgneo.store.rdfio import export_quads
+from tgneo.store.retention import Policy, prune
 from tgneo.store.traces import get_trace, list_traces
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")]
@@ -318,7 +320,12 @@ def test_trustgraphs_cli_answers_and_shows_the_trace_of_a_collection_mapped_to_t
         assert shown.returncode == 0, shown.stderr
         assert re.search(r"Source: https://trustgraph.ai/subgraph/\S+ -> urn:chunk:neo4j:\S+ -> urn:neo4j:",
                          shown.stdout), shown.stdout  # fmt: skip
-        body = {"query": question, "collection": "test-http", "graph-profile": "nonesuch"}
+        build_side_index(their.store, OfflineLLM(), BUILTIN["neo4j-graphrag"], "default", "test-http")
+        body = {"query": question, "collection": "test-http", "graph-profile": "neo4j-graphrag"}
+        streamed = requests.post(f"{base}/api/v1/graph-rag", json=body, timeout=120)
+        final = [json.loads(line) for line in streamed.text.splitlines() if line.strip()][-1]
+        assert streamed.status_code == 200 and final.get("end_of_session") and "error" not in final, final
+        body["graph-profile"] = "nonesuch"
         refused = requests.post(f"{base}/api/v1/graph-rag", json=body, timeout=60)
         assert refused.status_code == 400 and "graph-profile: 'nonesuch'" in refused.json()["error"]["message"]
 
@@ -392,3 +399,15 @@ def test_the_side_index_follows_their_nodes_when_they_are_deleted_or_recreated(i
     element = rows(indexed.driver, "CREATE (e:__Entity__:Concept {id: $id}) RETURN elementId(e) AS e", id=name)[0]["e"]
     back = build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, C)
     assert back.entities == 1 and entry() == [{"element": element}]
+
+
+def test_retention_prunes_their_traces_and_leaves_their_graph(indexed: Their) -> None:
+    collection = "test-prune"
+    build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, collection)
+    for kind, (question, _) in QUESTIONS.items():
+        _end(ask(indexed, kind, question, collection))
+    before = their_graph(indexed.driver)
+    report = prune(indexed.store, W, collection, Policy(max_traces=0), who="test")
+    assert report.traces == 3
+    assert list_traces(indexed.store, W, collection).traces == []
+    assert their_graph(indexed.driver) == before

@@ -106,14 +106,22 @@ def supports(cited: str, answer_sentence: str) -> bool:
     return len(wanted & have) * 2 >= len(wanted)
 
 
-def ask(engine: Any, question: str, collection: str, files: Mapping[str, str]) -> Answer:
+def ask(
+    engine: Any, question: str, collection: str, files: Mapping[str, str] | None = None, graph: Any = None
+) -> Answer:
+    """One answer and what it cited. ``files`` maps tgneo's document URIs to file names; over a graph profile
+    (``graph``) a source is named by their document's name property (a path, a file name, or LangChain's
+    ``file#chunk`` id), so its file is the name's last segment."""
     answer = Answer()
     started = time.perf_counter()
-    for event in engine.answer(Request(question, WORKSPACE, collection)):
+    for event in engine.answer(Request(question, WORKSPACE, collection, graph=graph)):
         if isinstance(event, AnswerChunk):
             answer.text += event.text
         elif isinstance(event, SessionEnd):
-            answer.files = {files[s.uri] for s in event.sources if s.uri in files}
+            if files is not None:
+                answer.files = {files[s.uri] for s in event.sources if s.uri in files}
+            else:
+                answer.files = {Path(s.title.split("#")[0]).name for s in event.sources if s.title}
             for citation in getattr(event, "citations", ()) or ():
                 answer.citations.append((citation.sentence, [e.text for e in citation.evidence]))
         elif isinstance(event, ErrorEvent):
@@ -224,24 +232,6 @@ def scores(got: list[Answer], questions: list[dict[str, Any]]) -> tuple[float | 
     return ratio(hits, len(got)), ratio(recalled, len(got))
 
 
-def ask_graph(engine: Any, question: str, collection: str, profile: Any) -> Answer:
-    """:func:`ask` over a graph profile: a source is named by their document's name property (a path, a file
-    name, or LangChain's ``file#chunk`` id), so its file is the name's last segment."""
-    answer = Answer()
-    started = time.perf_counter()
-    for event in engine.answer(Request(question, WORKSPACE, collection, graph=profile)):
-        if isinstance(event, AnswerChunk):
-            answer.text += event.text
-        elif isinstance(event, SessionEnd):
-            answer.files = {Path(s.title.split("#")[0]).name for s in event.sources if s.title}
-            for citation in getattr(event, "citations", ()) or ():
-                answer.citations.append((citation.sentence, [e.text for e in citation.evidence]))
-        elif isinstance(event, ErrorEvent):
-            answer.error = event.message
-    answer.seconds = time.perf_counter() - started
-    return answer
-
-
 def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[dict[str, Any]], show_n: int) -> int:
     """``--graph``: the module docstring's last paragraph."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the tests' writers and private server
@@ -306,7 +296,7 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
                         engine = build_engine(kind, store, llm)
                         got = []
                         for i, q in enumerate(questions):
-                            answer = ask_graph(engine, q["question"], collection, BUILTIN[name])
+                            answer = ask(engine, q["question"], collection, graph=BUILTIN[name])
                             got.append(answer)
                             if i < show_n:
                                 show(kind, q["question"], answer)
