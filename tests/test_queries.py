@@ -133,3 +133,9 @@ def test_a_header_without_returns_is_rejected() -> None:
 def test_unknown_query_names_fail_loudly() -> None:
     with pytest.raises(AttributeError, match="no query named 'nope'"):
         Q.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
+def test_no_query_needs_a_plugin(query: CypherQuery) -> None:
+    """tgneo stays driver-only: it answers over a graph APOC helped write without calling APOC (or GDS) itself."""
+    assert not re.search(r"\b(apoc|gds)\.", _code(query), re.IGNORECASE)
