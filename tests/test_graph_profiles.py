@@ -27,6 +27,7 @@ from neo4j_graphrag.components.types import DocumentInfo, LexicalGraphConfig, Te
 from neo4j_graphrag.indexes import create_vector_index
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
 
+import tgneo
 from tests.coexisting import driver_for, rows, wipe
 from tests.conftest import Neo4jServer
 from tests.foreign_graphs import (
@@ -45,7 +46,7 @@ from tests.openai_server import OpenAIServer, serve
 from tests.private_neo4j import private_neo4j
 from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
-from tgneo.errors import EmbeddingMismatch, NotIndexed
+from tgneo.errors import BadRequest, EmbeddingMismatch, NotIndexed
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
@@ -411,3 +412,46 @@ def test_retention_prunes_their_traces_and_leaves_their_graph(indexed: Their) ->
     assert report.traces == 3
     assert list_traces(indexed.store, W, collection).traces == []
     assert their_graph(indexed.driver) == before
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_a_neo4j_graphrag_retrievers_items_are_recorded_with_their_source_chains(their: Their) -> None:
+    """A user's own pipeline (neo4j-graphrag's ``VectorRetriever``, their answer) recorded through ``tgneo.record``:
+    retrieved items are their chunks by element id, so the trace cites their documents; an item from elsewhere
+    keeps the text the pipeline passed."""
+    question = QUESTIONS[SessionKind.DOC_RAG][0]
+    retriever = VectorRetriever(their.driver, GRAPHRAG_VECTOR, GraphragEmbedder(their_embedding),
+                                return_properties=["text"])  # fmt: skip
+    items = retriever.search(query_text=question, top_k=3).items
+    retrieved = [tgneo.Retrieved(i.metadata["id"], str(i.content), i.metadata["score"]) for i in items]
+    web = tgneo.Retrieved("https://example.org/pip-faq#cache", "pip caches wheels it builds from source.", 0.5,
+                          source="pip FAQ")  # fmt: skip
+    events: list[ExplainEvent] = []
+    with tgneo.record(question, store=their.store, workspace=W, collection="test-recorded", graph="neo4j-graphrag",
+                      sink=events.append) as t:  # fmt: skip
+        t.grounding(["cache wheels"], model="their-model", in_tokens=40, out_tokens=3)
+        t.exploration([*retrieved, web])
+        t.focus([retrieved[0], web])
+        text = retrieved[0].text.split(".")[0] + ". pip caches wheels it builds from source."
+        t.synthesis(text, model="their-model", in_tokens=900, out_tokens=30)
+    kinds = ["docrag_question", "grounding", "docrag_exploration", "docrag_focus", "docrag_synthesis"]
+    assert [e.kind for e in events] == kinds
+    titles = {s.title for s in t.sources}
+    assert "pip FAQ" in titles and any(title.endswith(".md") for title in titles), titles
+    trace = get_trace(their.store, W, "test-recorded", t.uri)
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    chunks = [c["chunk"]["uri"] for c in focus["chunks"]]
+    assert chunks[0].startswith("urn:chunk:neo4j:element:") and chunks[1].startswith("urn:chunk:recorded-")
+    synthesis = next(s for s in trace["steps"] if s["type"] == "Synthesis")
+    assert synthesis["properties"]["llmModel"] == "their-model" and len(synthesis["sentences"]) == 2
+    conforms, _, report = validate(graph_of(export_quads(their.store, W, "test-recorded", t.uri, "prov")))
+    assert conforms, report
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_a_recorded_step_out_of_order_is_refused_and_the_steps_before_it_stay(their: Their) -> None:
+    with pytest.raises(BadRequest, match="record the grounding before the exploration"):
+        with tgneo.record("out of order?", store=their.store, workspace=W, collection="test-recorded-2") as t:
+            t.exploration([tgneo.Retrieved("x", "some text")])
+    trace = get_trace(their.store, W, "test-recorded-2", t.uri)
+    assert [s["type"] for s in trace["steps"]] == ["DocRagQuestion"]

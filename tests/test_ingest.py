@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tests.ingesting import CURIE, WARSAW, load, query, snapshot, write
-from tgneo import __version__
 from tgneo.errors import EmbeddingMismatch
 from tgneo.ingest.chunking import ChunkSettings
 from tgneo.ingest.facts import entity_iri
@@ -22,6 +21,7 @@ from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import source_chain
+from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
 W = "w"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from tgneo import __version__
 from tgneo.cli.common import configure_logging
+from tgneo.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

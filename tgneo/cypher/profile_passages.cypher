@@ -1,6 +1,6 @@
 // Purpose: what a graph profile's passages (chunks, or documents that are their own text) say and where they come from: each one's key, text and position, and its document (by $part_of, else by the chunk's $source property, else itself) with its name. Read only.
 // Params: $elements (LIST<STRING> element ids), $key, $text, $order, $part_of, $document_label, $document_name, $source
-// Returns: element STRING, key ANY, text STRING, position ANY, document STRING, document_name ANY
+// Returns: element STRING, labels LIST<STRING>, key ANY, text STRING, position ANY, document STRING, document_name ANY
 UNWIND $elements AS pid
 MATCH (p) WHERE elementId(p) = pid
 CALL (p) {
@@ -16,4 +16,4 @@ CALL (p) {
   RETURN CASE WHEN $document_label IN labels(p) THEN elementId(p) END AS document,
          CASE WHEN $document_label IN labels(p) THEN p[$document_name] END AS document_name
 }
-RETURN pid AS element, p[$key] AS key, toString(p[$text]) AS text, p[$order] AS position, document, document_name
+RETURN pid AS element, labels(p) AS labels, p[$key] AS key, toString(p[$text]) AS text, p[$order] AS position, document, document_name

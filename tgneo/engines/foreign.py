@@ -38,7 +38,7 @@ from typing import Any
 
 from rdflib.term import Literal, URIRef
 
-from tgneo import __version__, uris
+from tgneo import uris
 from tgneo.errors import EmbeddingMismatch, NotIndexed
 from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.graphmodel import compile_quads
@@ -64,6 +64,7 @@ from tgneo.store.kg import (
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
 from tgneo.store.search import lucene_query, smallest_name
 from tgneo.store.writer import write_batch
+from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
 __all__ = ["ProfileGraph"]
@@ -79,6 +80,7 @@ class _Passage:
     position: object
     document: str | None
     title: str | None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass
@@ -259,6 +261,15 @@ class ProfileGraph:
             hits.append(ChunkHit(iri, r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)))
         return hits
 
+    def chunk(self, element: str) -> str | None:
+        """The IRI of their chunk with this element id (a pipeline's retrieved item), or ``None`` if there is none."""
+        self._read_passages([element], chunks=True)
+        passage = self.found.passages.get(element)
+        if passage is None or self.profile.chunk.label not in passage.labels:
+            return None
+        self.found.chunks[passage.iri] = element
+        return passage.iri
+
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         """Record the source provenance of what an answer selected (module docstring), then read it as tgneo's own."""
         quads, contents = self._sources(rows)
@@ -348,7 +359,7 @@ class ProfileGraph:
                 document = element_iri(r["document"]) if r["document"] is not None else own
             title = str(r["document_name"]) if r["document_name"] is not None else None
             self.found.passages[r["element"]] = _Passage(
-                r["element"], chunk_iri(own), r["text"] or "", r["position"], document, title
+                r["element"], chunk_iri(own), r["text"] or "", r["position"], document, title, tuple(r["labels"])
             )
 
     def _sources(self, rows: Sequence[EvidenceRow]) -> tuple[list[Quad], dict[str, str]]:

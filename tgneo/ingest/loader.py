@@ -26,7 +26,6 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tgneo import __version__
 from tgneo.errors import DocumentError, RecordingFailed
 from tgneo.graphmodel import compile_quads
 from tgneo.ingest.chunking import ChunkSettings
@@ -44,6 +43,7 @@ from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, check_model
 from tgneo.store.schema import install_search_schema
 from tgneo.timestamps import now_iso_z
+from tgneo.version import __version__
 
 __all__ = ["Hooks", "LoadReport", "ReadDocument", "extract", "load_documents", "read_documents"]
 

@@ -37,6 +37,7 @@ __all__ = [
     "ChunkMatch",
     "CollectionStatus",
     "EntityMatch",
+    "chunk_exists",
     "chunks_by_vector",
     "collection_status",
     "entities_by_text",
@@ -98,6 +99,11 @@ def collection_status(store: Store, workspace: str, collection: str) -> Collecti
     check_scope(workspace, collection)
     record = store.read(Q.collection_status, workspace=workspace, reserved=STRUCTURE_KEYS, collection=collection)[0]
     return CollectionStatus(**{name: int(record[name] or 0) for name in CollectionStatus.__dataclass_fields__})
+
+
+def chunk_exists(store: Store, workspace: str, collection: str, uri: str) -> bool:
+    """Whether ``workspace``/``collection`` holds a chunk of this URI."""
+    return bool(store.read(Q.chunk_exists, workspace=workspace, collection=collection, uri=uri)[0]["found"])
 
 
 def lucene_query(text: str) -> str:

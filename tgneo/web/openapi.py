@@ -13,13 +13,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from tgneo import __version__
 from tgneo.graphmodel import PROFILES
 from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.rdf.formats import FORMATS
 from tgneo.scope import MAX_NAME_CHARS
 from tgneo.store.named import READ_QUERIES
 from tgneo.stream.options import OPTION_CEILINGS, SERVICES
+from tgneo.version import __version__
 
 bp = Blueprint("openapi", __name__)
 
