@@ -233,14 +233,15 @@ class Engine(ABC):
             merged[key] = value
         return merged
 
-    def context(self, request: Request) -> Context:
+    def reader(self, request: Request) -> GraphReader:
+        """What the request's knowledge graph and chunks are read through: tgneo's own, or a graph profile's."""
+        if request.graph is None:
+            return OwnGraph(self.store, request.workspace, request.collection)
+        return ProfileGraph(self.store, self.llm, request.graph, request.workspace, request.collection)
+
+    def context(self, request: Request, graph: GraphReader) -> Context:
         recorder = Recorder(self.store, request.workspace, request.collection) if self.record else None
         pipeline = RecordingPipeline(recorder) if recorder is not None else None
-        graph: GraphReader = (
-            OwnGraph(self.store, request.workspace, request.collection)
-            if request.graph is None
-            else ProfileGraph(self.store, self.llm, request.graph, request.workspace, request.collection)
-        )
         return Context(self.store, self.llm, request.workspace, request.collection, recorder, graph, pipeline=pipeline)
 
     def answer(self, request: Request) -> Iterator[Event]:
@@ -251,8 +252,9 @@ class Engine(ABC):
             EmptyCollection: the collection holds nothing to answer from (likewise: nothing is recorded).
         """
         options = self.options(request)
-        ctx = self.context(request)
-        ctx.graph.require_content(self.reads)
+        graph = self.reader(request)
+        graph.require_content(self.reads)
+        ctx = self.context(request, graph)
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)
         runner = self.run(session, options)

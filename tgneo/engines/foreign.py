@@ -159,12 +159,12 @@ class ProfileGraph:
         route = self._entity_route(checked)
         if route == "theirs" and vectors and checked.entity_vector is not None:
             records = read(self.store, "profile_seeds_vector", index=checked.entity_vector.name, concepts=rows,
-                                      min_similarity=MIN_SIMILARITY, **common)  # fmt: skip
+                           min_similarity=MIN_SIMILARITY, **common)  # fmt: skip
         elif route == "side":
             records = read(self.store, "profile_seeds_side", workspace=self.workspace, collection=self.collection,
-                name_index=ENTITY_NAME_INDEX, vector_index=ENTITY_VECTOR_INDEX, concepts=rows,
-                min_similarity=MIN_SIMILARITY, **common,
-            )  # fmt: skip
+                           name_index=ENTITY_NAME_INDEX, vector_index=ENTITY_VECTOR_INDEX, concepts=rows,
+                           min_similarity=MIN_SIMILARITY, **common,
+                           )  # fmt: skip
         elif route == "fulltext" and checked.entity_fulltext is not None:
             records = read(
                 self.store, "profile_seeds_text", index=checked.entity_fulltext.name, concepts=rows, **common
@@ -242,16 +242,16 @@ class ProfileGraph:
         route = self._chunk_route(checked)
         if route == "theirs" and checked.chunk_vector is not None:
             records = read(self.store, "profile_chunks_vector", index=checked.chunk_vector.name,
-                                      embedding=chunk.embedding, vectors=list(vectors),
-                                      question_vector=question_vector, **common)  # fmt: skip
+                           embedding=chunk.embedding, vectors=list(vectors),
+                           question_vector=question_vector, **common)  # fmt: skip
         elif route == "side":
             records = read(self.store, "profile_chunks_side", workspace=self.workspace, collection=self.collection,
-                                      chunk_index=CHUNK_VECTOR_INDEX, vectors=list(vectors),
-                                      question_vector=question_vector, **common)  # fmt: skip
+                           chunk_index=CHUNK_VECTOR_INDEX, vectors=list(vectors),
+                           question_vector=question_vector, **common)  # fmt: skip
         elif route == "fulltext" and checked.chunk_fulltext is not None:
             queries = [q for q in (lucene_query(c) for c in concepts) if q.strip()]
             records = read(self.store, "profile_chunks_text", index=checked.chunk_fulltext.name, queries=queries,
-                                      question=lucene_query(question), **common)  # fmt: skip
+                           question=lucene_query(question), **common)  # fmt: skip
         else:
             raise self._unsearchable("chunks", checked.chunk_vector)
         hits = []
