@@ -455,3 +455,32 @@ def test_a_recorded_step_out_of_order_is_refused_and_the_steps_before_it_stay(th
             t.exploration([tgneo.Retrieved("x", "some text")])
     trace = get_trace(their.store, W, "test-recorded-2", t.uri)
     assert [s["type"] for s in trace["steps"]] == ["DocRagQuestion"]
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_a_graph_pipelines_edges_are_recorded_with_their_source_chains(their: Their) -> None:
+    """Edges a user's own GraphRAG pipeline retrieved: one a relationship of their graph (by element id: its
+    ends, type and passages are read there), one from elsewhere with the sentence and document it came from."""
+    (rel,) = rows(their.driver, "MATCH (a:__Entity__ {name: 'pip cache dir'})-[r]->(b:__Entity__) "
+                                "RETURN elementId(r) AS id ORDER BY id LIMIT 1")  # fmt: skip
+    theirs = tgneo.RetrievedEdge(id=rel["id"], score=0.9, reasoning="names the command")
+    faq = tgneo.RetrievedEdge("pip", "stores its cache in", "~/.cache/pip", evidence="pip stores its cache in "
+                              "~/.cache/pip on Linux.", source="pip FAQ", score=0.7)  # fmt: skip
+    question = QUESTIONS[SessionKind.GRAPH_RAG][0]
+    with tgneo.record(question, kind="graph-rag", store=their.store, workspace=W, collection="test-recorded-graph",
+                      graph="neo4j-graphrag") as t:  # fmt: skip
+        t.grounding(["pip cache dir"])
+        t.exploration([theirs, faq], entities=["pip cache dir"])
+        t.focus([theirs, faq])
+        t.synthesis("Run `pip cache dir`. pip stores its cache in ~/.cache/pip on Linux.", model="their-model",
+                    in_tokens=300, out_tokens=20)  # fmt: skip
+    titles = {s.title for s in t.sources}
+    assert "pip FAQ" in titles and any(title.endswith("caching.md") for title in titles), titles
+    trace = get_trace(their.store, W, "test-recorded-graph", t.uri)
+    focus = next(s for s in trace["steps"] if s["type"] == "Focus")
+    statements = [e["statement"] for e in focus["edges"]]
+    assert statements[0]["s"].startswith("urn:neo4j:element:") and statements[0]["s_label"] == "pip cache dir"
+    assert all(st["sources"] and st["sources"][0]["evidence"] for st in statements), statements
+    assert [e["reasoning"] for e in focus["edges"]] == ["names the command", None]
+    conforms, _, report = validate(graph_of(export_quads(their.store, W, "test-recorded-graph", t.uri, "prov")))
+    assert conforms, report

@@ -5,15 +5,15 @@ from typing import TYPE_CHECKING
 from tgneo.version import __version__
 
 if TYPE_CHECKING:  # for type checkers only; at run time the module is imported on first use (below)
-    from tgneo.service.recording import Retrieved, record
+    from tgneo.service.recording import Retrieved, RetrievedEdge, record
 
-__all__ = ["Retrieved", "__version__", "record"]
+__all__ = ["Retrieved", "RetrievedEdge", "__version__", "record"]
 
 
 def __getattr__(name: str) -> object:
-    """``tgneo.record`` and ``tgneo.Retrieved`` (:mod:`tgneo.service.recording`), imported on first use so that
-    ``import tgneo`` stays light."""
-    if name in ("record", "Retrieved"):
+    """``tgneo.record``, ``tgneo.Retrieved`` and ``tgneo.RetrievedEdge`` (:mod:`tgneo.service.recording`), imported
+    on first use so that ``import tgneo`` stays light."""
+    if name in ("record", "Retrieved", "RetrievedEdge"):
         from tgneo.service import recording
 
         return getattr(recording, name)

@@ -32,7 +32,7 @@ sentence that names both ends and most of the question's words as the evidence.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,19 +198,40 @@ class ProfileGraph:
             for r in sorted(records, key=lambda r: r["rel"]):
                 if len(edges) >= max_edges:
                     break
-                s = self._entity(r["s_element"], r["s_key"], r["s_name"])
-                o = self._entity(r["o_element"], r["o_key"], r["o_name"])
-                p = type_iri(r["type"])
-                found.names.setdefault(p, r["type"].lower().replace("_", " "))
-                triple = QuotedTriple(URIRef(s), URIRef(p), URIRef(o))
-                key = edge_id(triple.s, triple.p, triple.o)
+                key, triple = self._triple(r)
                 edges.setdefault(key, (triple, list(r["passages"])))
-                found.triples[key] = triple
                 for element in (r["s_element"], r["o_element"]):
                     if element not in seen:
                         seen.add(element)
                         reached.append(element)
             frontier = reached
+        return self._edges(edges, words)
+
+    def edge(self, element: str, words: Sequence[str] = ()) -> Edge | None:
+        """Their relationship with this element id (a pipeline's retrieved edge), or ``None`` if there is none."""
+        entity = self.profile.entity
+        records = read(self.store, "profile_relationship", id=element, label=entity.label, key=entity.key,
+                       name=entity.name, mentions=self.profile.mentions,
+                       passage_label=self.profile.passage_label)  # fmt: skip
+        if not records:
+            return None
+        key, triple = self._triple(records[0])
+        return self._edges({key: (triple, list(records[0]["passages"]))}, words)[0]
+
+    def _triple(self, r: Mapping[str, Any]) -> tuple[str, QuotedTriple]:
+        """The edge id and triple of one relationship row (``profile_explore_hop``, ``profile_relationship``)."""
+        s = self._entity(r["s_element"], r["s_key"], r["s_name"])
+        o = self._entity(r["o_element"], r["o_key"], r["o_name"])
+        p = type_iri(r["type"])
+        self.found.names.setdefault(p, r["type"].lower().replace("_", " "))
+        triple = QuotedTriple(URIRef(s), URIRef(p), URIRef(o))
+        key = edge_id(triple.s, triple.p, triple.o)
+        self.found.triples[key] = triple
+        return key, triple
+
+    def _edges(self, edges: Mapping[str, tuple[QuotedTriple, list[str]]], words: Sequence[str]) -> list[Edge]:
+        """The edges with their names and evidence sentences (their passages read in one round trip)."""
+        found = self.found
         self._read_passages([p for _, passages in edges.values() for p in passages])
         self._name(edges.values())
         out = []

@@ -1,8 +1,9 @@
 """Recording a pipeline tgneo did not run: a user's own retrieval and answer, as a TrustGraph-shaped trace.
 
-Teams already run a Document RAG pipeline (neo4j-graphrag's retrievers, a LangChain chain over ``Neo4jVector``).
-:func:`record` turns its steps into the trace tgneo's own Document RAG records — Question, Grounding,
-Exploration, Focus with its chunk selections, Synthesis with sentence citations — through the same recorder::
+Teams already run a pipeline (neo4j-graphrag's retrievers, a LangChain chain over ``Neo4jVector``). :func:`record`
+turns its steps into the trace tgneo's own engines record — Question, Grounding, Exploration, Focus with its
+chunk (``document-rag``) or edge (``graph-rag``) selections, Synthesis with sentence citations — through the
+same recorder::
 
     with tgneo.record(question, kind="document-rag", graph="neo4j-graphrag") as t:
         t.grounding(["pip cache"])
@@ -19,15 +20,22 @@ is rolled back alone and raises, and the steps before it stay. Each retrieved it
 * the URI of a chunk tgneo loaded (``urn:chunk:…`` in the collection): its own source chain;
 * anything else becomes a chunk of tgneo's own holding the text the pipeline passed, derived from a
   document named by the item's ``source`` (or ``"unknown source"``).
+
+A retrieved edge (:class:`RetrievedEdge`, ``graph-rag``) is the element id of a relationship of a graph
+profile's graph (its ends, type and the passages it was read from are read there), or a triple of names (or
+IRIs) with, when the pipeline has them, the sentence it was read from and that sentence's document.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from rdflib.term import Literal, URIRef
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
@@ -36,24 +44,28 @@ from tgneo.engines.graphrag import placed
 from tgneo.errors import BadRequest
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import Citation, ExplainEvent, Source
-from tgneo.explain.graphrag import Grounding
+from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.recorder import Recorder, Sink
-from tgneo.explain.source import Activity, DerivedEntity, Document
+from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.graphmodel import compile_quads
+from tgneo.ingest.facts import entity_iri
 from tgneo.llm.base import LLM
 from tgneo.llm.offline import OfflineLLM
 from tgneo.nlp.segment import units
 from tgneo.profiles import GraphProfile, load_profile
+from tgneo.rdf.ntriples import edge_id
+from tgneo.rdf.terms import DEFAULT_GRAPH, Quad, QuotedTriple
 from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
-from tgneo.store.kg import EvidenceRow, answer_sources
+from tgneo.store.kg import Edge, EvidenceRow, answer_sources
 from tgneo.store.search import chunk_exists
 from tgneo.store.writer import write_batch
 from tgneo.version import __version__
+from tgneo.vocab import RDFS
 
-__all__ = ["DocRagRecording", "Retrieved", "record"]
+__all__ = ["DocRagRecording", "GraphRagRecording", "Retrieved", "RetrievedEdge", "record"]
 
-KINDS = ("document-rag",)
+KINDS = ("document-rag", "graph-rag")
 
 
 @dataclass(frozen=True)
@@ -74,31 +86,28 @@ class Retrieved:
 
 
 @dataclass
-class DocRagRecording:
-    """The steps of one Document RAG answer, recorded as they are reported (module docstring)."""
+class _Recording:
+    """What recording any kind of answer shares: the recorder, the question, its reader, the step order."""
 
     recorder: Recorder
     question: str
     graph: ProfileGraph | None
     llm: LLM
     sid: str = field(default_factory=uris.new_session_id)
-    explored: list[Retrieved] = field(default_factory=list)
-    """The items of the exploration, in the order given."""
     sources: list[Source] = field(default_factory=list)
-    """The documents the answer rests on (after :meth:`synthesis`)."""
+    """The documents the answer rests on (after ``synthesis``)."""
     citations: tuple[Citation, ...] = ()
-    """Each answer sentence with the evidence it cites (after :meth:`synthesis`)."""
-    selected: list[Retrieved] = field(default_factory=list)
-    """The items of the focus."""
-    _selection_uris: tuple[str, ...] = ()
+    """Each answer sentence with the evidence it cites (after ``synthesis``)."""
     _steps: dict[str, str] = field(default_factory=dict)
-    _placed: dict[str, str] = field(default_factory=dict)
-    _texts: dict[str, str] = field(default_factory=dict)
+    _selection_uris: tuple[str, ...] = ()
 
     @property
     def uri(self) -> str:
         """The trace's root (its Question)."""
-        return uris.docrag_question_uri(self.sid)
+        return self._root()
+
+    def _root(self) -> str:
+        raise NotImplementedError
 
     def _record(self, step: Any, parents: Sequence[str], contents: dict[str, str] | None = None,
                 attached: Sequence[Any] = ()) -> ExplainEvent:  # fmt: skip
@@ -109,8 +118,14 @@ class DocRagRecording:
             raise BadRequest(f"record the {step} before the {before}")
         return self._steps[step]
 
+    def _question(self) -> Any:
+        raise NotImplementedError
+
+    def _grounding_uri(self) -> str:
+        raise NotImplementedError
+
     def start(self) -> ExplainEvent:
-        question = DocRagQuestion(uri=self.uri, query=self.question)
+        question = self._question()
         event = self._record(question, ())
         self._steps["question"] = question.uri
         return event
@@ -119,13 +134,34 @@ class DocRagRecording:
         self, concepts: Sequence[str], *, model: str | None = None, in_tokens: int | None = None,
         out_tokens: int | None = None,
     ) -> ExplainEvent:  # fmt: skip
-        """What the question was grounded in (the concepts the pipeline searched for)."""
+        """What the question was grounded in (the concepts the pipeline looked up)."""
         parent = self._needs("question", "grounding")
-        step = Grounding(uri=uris.docrag_grounding_uri(self.sid), question=parent, concepts=tuple(concepts),
+        step = Grounding(uri=self._grounding_uri(), question=parent, concepts=tuple(concepts),
                          **_usage(model, in_tokens, out_tokens))  # fmt: skip
         event = self._record(step, step.parents)
         self._steps["grounding"] = step.uri
         return event
+
+
+@dataclass
+class DocRagRecording(_Recording):
+    """The steps of one Document RAG answer, recorded as they are reported (module docstring)."""
+
+    explored: list[Retrieved] = field(default_factory=list)
+    """The items of the exploration, in the order given."""
+    selected: list[Retrieved] = field(default_factory=list)
+    """The items of the focus."""
+    _placed: dict[str, str] = field(default_factory=dict)
+    _texts: dict[str, str] = field(default_factory=dict)
+
+    def _root(self) -> str:
+        return uris.docrag_question_uri(self.sid)
+
+    def _question(self) -> Any:
+        return DocRagQuestion(uri=self.uri, query=self.question)
+
+    def _grounding_uri(self) -> str:
+        return uris.docrag_grounding_uri(self.sid)
 
     def exploration(self, items: Sequence[Retrieved]) -> ExplainEvent:
         """What the retriever returned: each item placed (module docstring) and recorded as a retrieved chunk."""
@@ -200,19 +236,153 @@ class DocRagRecording:
             return
         if not item.text.strip():
             raise BadRequest(f"exploration: {item.id!r} is no chunk tgneo can find; pass the text the pipeline read")
-        digest = hashlib.sha1(f"{item.id}\n{item.text}".encode()).hexdigest()
-        chunk = uris.chunk_uri(f"recorded-{digest}")
-        title = item.source or "unknown source"
-        document = f"urn:tgneo:recorded-source:{hashlib.sha1(title.encode()).hexdigest()}"
-        reader = Activity(component_name="recorded-pipeline", component_version=__version__,
-                          uri=uris.activity_uri(f"{digest}-recorded"))  # fmt: skip
-        quads = [
-            *Document(uri=document, title=title).triples(),
-            *DerivedEntity(uri=chunk, parent=document, activity=reader, chunk=True, label=item.id[:200]).triples(),
-        ]
+        chunk, quads = _passage(item.id, item.text, item.source)
         write_batch(store, ws, coll, compile_quads(quads, {chunk: item.text}), what=f"recording retrieved {item.id}")
         self._placed[item.id] = chunk
         self._texts[chunk] = item.text
+
+
+def _passage(label: str, text: str, source: str | None) -> tuple[str, list[Quad]]:
+    """A passage from elsewhere as tgneo's own chunk (holding ``text``) of a document named ``source``."""
+    digest = hashlib.sha1(f"{label}\n{text}".encode()).hexdigest()
+    chunk = uris.chunk_uri(f"recorded-{digest}")
+    title = source or "unknown source"
+    document = f"urn:tgneo:recorded-source:{hashlib.sha1(title.encode()).hexdigest()}"
+    reader = Activity(component_name="recorded-pipeline", component_version=__version__,
+                      uri=uris.activity_uri(f"{digest}-recorded"))  # fmt: skip
+    entity = DerivedEntity(uri=chunk, parent=document, activity=reader, chunk=True, label=label[:200])
+    return chunk, [*Document(uri=document, title=title).triples(), *entity.triples()]
+
+
+@dataclass(frozen=True)
+class RetrievedEdge:
+    """One knowledge-graph edge a pipeline retrieved (module docstring).
+
+    Attributes:
+        subject, predicate, object: Names (or IRIs) as the pipeline saw them (ignored when ``id`` resolves).
+        id: The element id of a relationship of a graph profile's graph.
+        evidence: The sentence it was read from, if the pipeline has it.
+        source: The name of that sentence's document.
+        score, reasoning: Why it was selected, if the pipeline says.
+    """
+
+    subject: str = ""
+    predicate: str = ""
+    object: str = ""
+    id: str | None = None
+    evidence: str | None = None
+    source: str | None = None
+    score: float | None = None
+    reasoning: str | None = None
+
+
+_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
+
+
+def _term(name: str, what: str) -> URIRef:
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest(f"exploration: an edge without its {what} (pass its names, or the id of a relationship)")
+    return URIRef(name) if _IRI.match(name) else entity_iri(name)
+
+
+@dataclass
+class GraphRagRecording(_Recording):
+    """The steps of one GraphRAG answer, recorded as they are reported (module docstring)."""
+
+    explored: list[RetrievedEdge] = field(default_factory=list)
+    selected: list[RetrievedEdge] = field(default_factory=list)
+    _edges: dict[RetrievedEdge, Edge] = field(default_factory=dict)
+
+    def _root(self) -> str:
+        return uris.question_uri(self.sid)
+
+    def _question(self) -> Any:
+        return GraphRagQuestion(uri=self.uri, query=self.question)
+
+    def _grounding_uri(self) -> str:
+        return uris.grounding_uri(self.sid)
+
+    def exploration(self, edges: Sequence[RetrievedEdge], entities: Sequence[str] = ()) -> ExplainEvent:
+        """The edges the pipeline retrieved (each placed: module docstring), and the entities it started from."""
+        grounding = self._needs("grounding", "exploration")
+        for edge in edges:
+            self._place(edge)
+        self.explored = list(edges)
+        step = Exploration(uri=uris.exploration_uri(self.sid), grounding=grounding, edge_count=len(edges),
+                           entities=tuple(str(_term(e, "entity")) for e in entities))  # fmt: skip
+        event = self._record(step, step.parents)
+        self._steps["exploration"] = step.uri
+        return event
+
+    def focus(self, selected: Sequence[RetrievedEdge], *, model: str | None = None, in_tokens: int | None = None,
+              out_tokens: int | None = None) -> ExplainEvent:  # fmt: skip
+        """The edges the answer was given from, with their scores and reasoning (each one explored before)."""
+        exploration = self._needs("exploration", "focus")
+        unknown = [e for e in selected if e not in self._edges]
+        if unknown:
+            raise BadRequest(f"focus: {unknown[0]!r} was not explored; record it in the exploration first")
+        self.selected = list(selected)
+        choices = tuple(EdgeSelection(edge=self._edges[e].triple, score=e.score, reasoning=e.reasoning)
+                        for e in selected)  # fmt: skip
+        step = Focus(uri=uris.focus_uri(self.sid), exploration=exploration, session_id=self.sid, edges=choices,
+                     **_usage(model, in_tokens, out_tokens))  # fmt: skip
+        event = self._record(step, step.parents)
+        self._steps["focus"] = step.uri
+        self._selection_uris = step.selection_uris
+        return event
+
+    def synthesis(
+        self, answer: str, *, model: str | None = None, in_tokens: int | None = None, out_tokens: int | None = None
+    ) -> ExplainEvent:
+        """The answer, with its token use: each sentence is cited from the selected edges' evidence."""
+        focus = self._needs("focus", "synthesis")
+        chosen = [self._edges[e] for e in self.selected]
+        rows = [EvidenceRow(uri, statement=edge.id, evidence=edge.evidence)
+                for uri, edge in zip(self._selection_uris, chosen, strict=True)]  # fmt: skip
+        store, ws, coll = self.recorder.store, self.recorder.workspace, self.recorder.collection
+        found = self.graph.answer_sources(rows) if self.graph is not None else answer_sources(store, ws, coll, rows)
+        evidence = tuple(placed(uri, edge.evidence or edge.fact, found.places.get(uri))
+                         for uri, edge in zip(self._selection_uris, chosen, strict=True))  # fmt: skip
+        document = uris.graphrag_answer_uri(self.sid)
+        step = Synthesis(uri=uris.synthesis_uri(self.sid), focus=focus, document=document,
+                         **_usage(model, in_tokens, out_tokens))  # fmt: skip
+        self.citations, sentences = attribute(answer, evidence, self.llm, step.uri)
+        event = self._record(step, step.parents, {document: answer}, attached=sentences)
+        self.sources = [Source(uri, title) for uri, title in found.documents]
+        self._steps["synthesis"] = step.uri
+        return event
+
+    def _place(self, edge: RetrievedEdge) -> None:
+        """Resolve ``edge`` to a triple whose source chain readers can follow (module docstring)."""
+        if not isinstance(edge, RetrievedEdge):
+            raise BadRequest(f"exploration: {edge!r} is not a RetrievedEdge")
+        if edge in self._edges:
+            return
+        if edge.id is not None and self.graph is not None:
+            found = self.graph.edge(edge.id)
+            if found is not None:
+                self._edges[edge] = found
+                return
+        s, p, o = _term(edge.subject, "subject"), _term(edge.predicate, "predicate"), _term(edge.object, "object")
+        triple = QuotedTriple(s, p, o)
+        quads = [Quad(term, RDFS.label, Literal(name), DEFAULT_GRAPH)
+                 for term, name in ((s, edge.subject), (p, edge.predicate), (o, edge.object))
+                 if not _IRI.match(name)]  # fmt: skip
+        contents: dict[str, str] = {}
+        if edge.evidence:
+            chunk, passage = _passage(edge.source or edge.evidence[:80], edge.evidence, edge.source)
+            digest = chunk.rsplit(":", 1)[-1]
+            extraction = Activity(component_name="recorded-pipeline", component_version=__version__,
+                                  uri=uris.activity_uri(f"{digest}-extraction"))  # fmt: skip
+            where = Evidence(edge.evidence, 0, len(edge.evidence))
+            subgraph = Subgraph(uri=uris.subgraph_uri(digest), chunk=chunk, activity=extraction, statements=(triple,),
+                                evidence=((triple, where),))  # fmt: skip
+            quads += [*passage, *subgraph.triples()]
+            contents[chunk] = edge.evidence
+        store, ws, coll = self.recorder.store, self.recorder.workspace, self.recorder.collection
+        what = f"recording the retrieved edge ({edge.subject}, {edge.predicate}, {edge.object})"
+        write_batch(store, ws, coll, compile_quads(quads, contents), what=what)
+        self._edges[edge] = Edge(edge_id(s, p, o), triple, edge.subject, edge.predicate, edge.object, edge.evidence)
 
 
 def _usage(model: str | None, in_tokens: int | None, out_tokens: int | None) -> dict[str, Any]:
@@ -236,12 +406,12 @@ def record(
     collection: str = DEFAULT_SCOPE,
     graph: GraphProfile | str | None = None,
     sink: Sink | None = None,
-) -> Iterator[DocRagRecording]:
+) -> Iterator[Any]:
     """Record the steps of one answer a pipeline of the user's computed (module docstring).
 
     Args:
         question: What was asked.
-        kind: ``document-rag``.
+        kind: ``document-rag`` (a :class:`DocRagRecording`) or ``graph-rag`` (a :class:`GraphRagRecording`).
         store: Where to record (default: the configured Neo4j, opened and closed here).
         graph: The profile (or its name) of the graph the retrieved chunks belong to, if not tgneo's own.
         sink: Receives each step's event once its step has committed (a stream to a client).
@@ -261,7 +431,11 @@ def record(
         llm = OfflineLLM()
         recorder = Recorder(opened, workspace, collection, sinks=[sink] if sink else [])
         reader = ProfileGraph(opened, llm, profile, workspace, collection) if profile is not None else None
-        recording = DocRagRecording(recorder, question, reader, llm)
+        recording: DocRagRecording | GraphRagRecording = (
+            DocRagRecording(recorder, question, reader, llm)
+            if kind == "document-rag"
+            else GraphRagRecording(recorder, question, reader, llm)
+        )
         recording.start()
         yield recording
     finally:
