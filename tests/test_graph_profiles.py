@@ -484,3 +484,30 @@ def test_a_graph_pipelines_edges_are_recorded_with_their_source_chains(their: Th
     assert [e["reasoning"] for e in focus["edges"]] == ["names the command", None]
     conforms, _, report = validate(graph_of(export_quads(their.store, W, "test-recorded-graph", t.uri, "prov")))
     assert conforms, report
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_an_agents_tool_calls_are_recorded_as_analyses_observations_and_a_conclusion(their: Their) -> None:
+    """A user's own agent (no graph needed): each tool call is an Analysis and an Observation, a failed one typed
+    an error, then the Conclusion; the trace reads like tgneo's own agent's and passes the SHACL shapes."""
+    with tgneo.record("What is 1934 - 1867?", kind="agent", store=their.store, workspace=W,
+                      collection="test-recorded-agent") as t:  # fmt: skip
+        t.step("I need a calculator.", "calculator", {"expression": "1934 - "}, "", error="incomplete expression",
+               model="their-model", in_tokens=50, out_tokens=12)  # fmt: skip
+        t.step("Try again, whole.", "calculator", {"expression": "1934 - 1867"}, "67", model="their-model",
+               in_tokens=70, out_tokens=12, tool_ms=3)  # fmt: skip
+        t.conclusion("1934 - 1867 is 67.", model="their-model", in_tokens=90, out_tokens=8)
+    trace = get_trace(their.store, W, "test-recorded-agent", t.uri)
+    types = [s["type"] for s in trace["steps"]]
+    assert types[0] == "AgentQuestion" and types.count("Analysis") == 2 and types.count("Conclusion") == 1, types
+    observations = [s for s in trace["steps"] if s["type"] == "Observation"]
+    assert [o.get("error") for o in observations] == ["incomplete expression", None]
+    totals = trace["totals"]
+    assert (totals["inToken"], totals["outToken"], totals["models"], totals["errors"]) == (210, 32, ["their-model"], 1)
+    conforms, _, report = validate(graph_of(export_quads(their.store, W, "test-recorded-agent", t.uri, "prov")))
+    assert conforms, report
+    with pytest.raises(BadRequest, match="no grounding"):
+        with tgneo.record(
+            "grounded?", kind="agent", store=their.store, workspace=W, collection="test-recorded-agent"
+        ) as a:
+            a.grounding(["x"])

@@ -2,8 +2,8 @@
 
 Teams already run a pipeline (neo4j-graphrag's retrievers, a LangChain chain over ``Neo4jVector``). :func:`record`
 turns its steps into the trace tgneo's own engines record — Question, Grounding, Exploration, Focus with its
-chunk (``document-rag``) or edge (``graph-rag``) selections, Synthesis with sentence citations — through the
-same recorder::
+chunk (``document-rag``) or edge (``graph-rag``) selections, Synthesis with sentence citations; an agent's
+(``agent``) Analysis and Observation per tool call and its Conclusion — through the same recorder::
 
     with tgneo.record(question, kind="document-rag", graph="neo4j-graphrag") as t:
         t.grounding(["pip cache"])
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +42,7 @@ from tgneo.engines.attribution import attribute
 from tgneo.engines.foreign import ProfileGraph
 from tgneo.engines.graphrag import placed
 from tgneo.errors import BadRequest
+from tgneo.explain.agent import AgentQuestion, Analysis, Conclusion, Observation, Thought
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import Citation, ExplainEvent, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
@@ -63,9 +64,9 @@ from tgneo.store.writer import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
-__all__ = ["DocRagRecording", "GraphRagRecording", "Retrieved", "RetrievedEdge", "record"]
+__all__ = ["AgentRecording", "DocRagRecording", "GraphRagRecording", "Retrieved", "RetrievedEdge", "record"]
 
-KINDS = ("document-rag", "graph-rag")
+KINDS = ("document-rag", "graph-rag", "agent")
 
 
 @dataclass(frozen=True)
@@ -385,6 +386,65 @@ class GraphRagRecording(_Recording):
         self._edges[edge] = Edge(edge_id(s, p, o), triple, edge.subject, edge.predicate, edge.object, edge.evidence)
 
 
+@dataclass
+class AgentRecording(_Recording):
+    """The steps of one ReAct-style agent answer, recorded as they are reported: each tool call an Analysis (its
+    thought, action and arguments) and an Observation (what the tool returned, or its error), then the
+    Conclusion."""
+
+    steps: int = 0
+    """Tool calls recorded so far."""
+    _previous: str | None = None
+
+    def _root(self) -> str:
+        return uris.agent_session_uri(self.sid)
+
+    def _question(self) -> Any:
+        return AgentQuestion(uri=self.uri, query=self.question)
+
+    def _grounding_uri(self) -> str:
+        raise BadRequest("an agent's trace has no grounding: record its tool calls with step()")
+
+    def step(
+        self, thought: str, action: str, arguments: Mapping[str, Any], observation: str, *, error: str | None = None,
+        model: str | None = None, in_tokens: int | None = None, out_tokens: int | None = None,
+        tool_ms: int | None = None,
+    ) -> tuple[ExplainEvent, ExplainEvent]:  # fmt: skip
+        """One tool call: why (``thought``), which tool (``action``) with which ``arguments``, and what it returned
+        (``observation``, or ``error`` when it failed: the Observation is then typed ``tg:Error``)."""
+        root = self._needs("question", "first step")
+        if not isinstance(action, str) or not action.strip():
+            raise BadRequest("step: the action (the tool's name) must not be empty")
+        n = self.steps + 1
+        uri, thought_uri = uris.agent_iteration_uri(self.sid, n), uris.agent_thought_uri(self.sid, n)
+        why = Thought(uri=thought_uri, document=thought_uri)
+        analysis = Analysis(uri=uri, question=root if self._previous is None else None, previous=self._previous,
+                            action=action, arguments=dict(arguments), thought=why, step_number=n,
+                            **_usage(model, in_tokens, out_tokens))  # fmt: skip
+        analysed = self._record(analysis, analysis.parents, {thought_uri: thought})
+        observation_uri = uris.agent_observation_uri(self.sid, n)
+        seen = Observation(uri=observation_uri, parent=uri, document=observation_uri, tool_duration_ms=tool_ms,
+                           tool_error=error)  # fmt: skip
+        observed = self._record(seen, seen.parents, {observation_uri: observation})
+        self.steps, self._previous = n, uri
+        return analysed, observed
+
+    def conclusion(
+        self, answer: str, *, model: str | None = None, in_tokens: int | None = None, out_tokens: int | None = None,
+        reason: str = "final-answer",
+    ) -> ExplainEvent:  # fmt: skip
+        """The final answer, with its token use."""
+        root = self._needs("question", "conclusion")
+        document = uris.agent_answer_uri(self.sid)
+        step = Conclusion(uri=uris.agent_final_uri(self.sid), question=root if self._previous is None else None,
+                          previous=self._previous, document=document, termination_reason=reason,
+                          **_usage(model, in_tokens, out_tokens))  # fmt: skip
+        self.citations, sentences = attribute(answer, (), self.llm, step.uri)
+        event = self._record(step, step.parents, {document: answer}, attached=sentences)
+        self._steps["conclusion"] = step.uri
+        return event
+
+
 def _usage(model: str | None, in_tokens: int | None, out_tokens: int | None) -> dict[str, Any]:
     usage: dict[str, Any] = {}
     if model is not None:
@@ -411,7 +471,8 @@ def record(
 
     Args:
         question: What was asked.
-        kind: ``document-rag`` (a :class:`DocRagRecording`) or ``graph-rag`` (a :class:`GraphRagRecording`).
+        kind: ``document-rag`` (a :class:`DocRagRecording`), ``graph-rag`` (a :class:`GraphRagRecording`) or
+            ``agent`` (an :class:`AgentRecording`).
         store: Where to record (default: the configured Neo4j, opened and closed here).
         graph: The profile (or its name) of the graph the retrieved chunks belong to, if not tgneo's own.
         sink: Receives each step's event once its step has committed (a stream to a client).
@@ -431,11 +492,10 @@ def record(
         llm = OfflineLLM()
         recorder = Recorder(opened, workspace, collection, sinks=[sink] if sink else [])
         reader = ProfileGraph(opened, llm, profile, workspace, collection) if profile is not None else None
-        recording: DocRagRecording | GraphRagRecording = (
-            DocRagRecording(recorder, question, reader, llm)
-            if kind == "document-rag"
-            else GraphRagRecording(recorder, question, reader, llm)
-        )
+        kinds: dict[str, type[_Recording]] = {
+            "document-rag": DocRagRecording, "graph-rag": GraphRagRecording, "agent": AgentRecording,
+        }  # fmt: skip
+        recording = kinds[kind](recorder, question, reader, llm)
         recording.start()
         yield recording
     finally:
