@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -511,3 +512,17 @@ def test_an_agents_tool_calls_are_recorded_as_analyses_observations_and_a_conclu
             "grounded?", kind="agent", store=their.store, workspace=W, collection="test-recorded-agent"
         ) as a:
             a.grounding(["x"])
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_sixteen_concurrent_questions_record_each_source_once(indexed: Their) -> None:
+    """Concurrent answers quoting the same passages write the same source nodes: each ends whole, each passage and
+    document of theirs is recorded once."""
+    build_side_index(indexed.store, OfflineLLM(), BUILTIN[indexed.name], W, "test-concurrent")
+    kinds = [kind for kind in QUESTIONS for _ in range(6)][:16]
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        ends = list(pool.map(lambda kind: _end(ask(indexed, kind, QUESTIONS[kind][0], "test-concurrent")), kinds))
+    assert all(end.sources for end in ends)
+    twice = rows(indexed.driver, "MATCH (n:TgResource {workspace: $w, collection: 'test-concurrent'}) "
+                                 "WITH n.uri AS uri, count(*) AS n WHERE n > 1 RETURN uri", w=W)  # fmt: skip
+    assert twice == []

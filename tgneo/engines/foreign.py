@@ -418,23 +418,15 @@ class ProfileGraph:
             contents[iri] = passage.text
             if element in contained:
                 statements = tuple(dict.fromkeys(t for t, _ in contained[element]))
-                evidence = tuple(dict.fromkeys(
-                    (t, Evidence(u.text, u.start, u.end - u.start)) for t, u in contained[element] if u is not None
-                ))  # fmt: skip
+                evidence: dict[QuotedTriple, Evidence] = {}
+                for t, u in contained[element]:
+                    if u is not None:
+                        evidence.setdefault(t, Evidence(u.text, u.start, u.end - u.start))
                 extraction = Activity(component_name=f"{self.profile.name}-extraction", component_version=stamp,
                                       uri=uris.activity_uri(f"{digest}-extraction"))  # fmt: skip
                 quads += Subgraph(uri=uris.subgraph_uri(f"neo4j-{digest}"), chunk=iri, activity=extraction,
-                                  statements=statements, evidence=_first_each(evidence)).triples()  # fmt: skip
+                                  statements=statements, evidence=tuple(evidence.items())).triples()  # fmt: skip
         return quads, contents
-
-
-def _first_each(
-    evidence: tuple[tuple[QuotedTriple, Evidence], ...],
-) -> tuple[tuple[QuotedTriple, Evidence], ...]:
-    seen: dict[QuotedTriple, Evidence] = {}
-    for triple, where in evidence:
-        seen.setdefault(triple, where)
-    return tuple(seen.items())
 
 
 def _sentence(text: str, s_name: str, o_name: str, words: Sequence[str]) -> Unit | None:
