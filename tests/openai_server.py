@@ -14,7 +14,11 @@ proves what the provider sent as well as what it read:
   snapshot of the alias it was asked for;
 - a text's vector is :func:`raw_vector` (deliberately not normalised), and embeddings are answered in
   reverse order with their ``index``, as the API allows;
-- a request whose bearer token is not :attr:`OpenAIServer.api_key` is refused with 401.
+- a request whose bearer token is not :attr:`OpenAIServer.api_key` is refused with 401;
+- a request that offers ``tools`` is an agent's turn (:func:`tool_turn`): before any tool has answered, the
+  model calls the first tool offered with the last user message as its first parameter, saying
+  ``"I will look this up with {tool}."``; once a tool has answered, it answers ``"You asked: {question}
+  The tool said: {the tool's first line}"``.
 
 Tests script misbehaviour with :meth:`OpenAIServer.fail_next` (one request each) or
 :attr:`OpenAIServer.always`: ``"500"``/``"429"`` (an error with ``retry-after-ms: 1`` so that retries
@@ -62,6 +66,28 @@ def answer_to(prompt: str) -> str:
     lines = prompt.splitlines()
     question = next((lines[i + 1] for i, line in enumerate(lines[:-1]) if line.strip() == "Question:"), lines[0])
     return f"You asked: {question.strip()}"
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A chat message's text: its ``content`` string, its text parts, or nothing (a tool call's message)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""
+
+
+def tool_turn(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """An agent's turn (module docstring): the answer's text and the tool calls it makes (none once a tool answered)."""
+    question = next((text_of(m) for m in reversed(messages) if m.get("role") == "user"), "")
+    answered = [text_of(m) for m in messages if m.get("role") == "tool"]
+    if answered:
+        first = answered[-1].strip().splitlines()[0] if answered[-1].strip() else ""
+        return f"You asked: {question} The tool said: {first}", []
+    function = tools[0]["function"]
+    parameter = next(iter(function.get("parameters", {}).get("properties", {})), "query")
+    call = {"id": "call_1", "type": "function",
+            "function": {"name": function["name"], "arguments": json.dumps({parameter: question})}}  # fmt: skip
+    return f"I will look this up with {function['name']}.", [call]
 
 
 def token_count(text: str) -> int:
@@ -152,8 +178,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, body: dict[str, Any], fault: str | None) -> None:
         state = self.server.state
-        prompt = "\n".join(m["content"] for m in body["messages"])
-        answer = answer_to(prompt)
+        prompt = "\n".join(text_of(m) for m in body["messages"])
+        answer, calls = tool_turn(body["messages"], body["tools"]) if body.get("tools") else (answer_to(prompt), [])
         model = "" if fault == "no-model" else body["model"] + SERVED_SUFFIX
         usage = {
             "prompt_tokens": token_count(prompt),
@@ -161,7 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
             "total_tokens": token_count(prompt) + token_count(answer),
         }
         if not body.get("stream") or fault == "not-a-stream":
-            choices = [] if fault == "no-choices" else [_choice(answer)]
+            choices = [] if fault == "no-choices" else [_choice(answer, calls)]
             reply = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": model}
             return self._json(200, {**reply, "choices": choices, "usage": usage})
         self.send_response(200)
@@ -176,7 +202,9 @@ class _Handler(BaseHTTPRequestHandler):
             if fault == "stall-mid-stream" and n == 0:
                 state.release.wait(STALL_LIMIT)
                 return None
-        self._event({**base, "choices": [_delta({}, "stop")]})
+        for n, call in enumerate(calls):
+            self._event({**base, "choices": [_delta({"tool_calls": [{"index": n, **call}]})]})
+        self._event({**base, "choices": [_delta({}, "tool_calls" if calls else "stop")]})
         if body.get("stream_options", {}).get("include_usage") and state.usage_in_stream:
             self._event({**base, "choices": [], "usage": usage})
         self.wfile.write(b"data: [DONE]\n\n")
@@ -226,9 +254,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def _choice(answer: str) -> dict[str, Any]:
-    message = {"role": "assistant", "content": answer, "refusal": None}
-    return {"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}
+def _choice(answer: str, calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": answer, "refusal": None}
+    if calls:
+        message["tool_calls"] = list(calls)
+    finish = "tool_calls" if calls else "stop"
+    return {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
 
 
 def _delta(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:

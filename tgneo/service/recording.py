@@ -64,7 +64,9 @@ from tgneo.store.writer import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
-__all__ = ["AgentRecording", "DocRagRecording", "GraphRagRecording", "Retrieved", "RetrievedEdge", "record"]
+__all__ = [
+    "AgentRecording", "DocRagRecording", "GraphRagRecording", "Retrieved", "RetrievedEdge", "begin", "record",
+]  # fmt: skip
 
 KINDS = ("document-rag", "graph-rag", "agent")
 
@@ -106,6 +108,10 @@ class _Recording:
     def uri(self) -> str:
         """The trace's root (its Question)."""
         return self._root()
+
+    def recorded(self, step: str) -> bool:
+        """Whether ``step`` (``question``, ``grounding``, ``exploration``, ``focus``, …) is recorded yet."""
+        return step in self._steps
 
     def _root(self) -> str:
         raise NotImplementedError
@@ -456,6 +462,41 @@ def _usage(model: str | None, in_tokens: int | None, out_tokens: int | None) -> 
     return usage
 
 
+def begin(
+    question: str,
+    kind: str,
+    store: Store,
+    *,
+    workspace: str = DEFAULT_SCOPE,
+    collection: str = DEFAULT_SCOPE,
+    graph: GraphProfile | str | None = None,
+    sink: Sink | None = None,
+) -> _Recording:
+    """Start recording one answer in ``store`` (which stays the caller's): its Question is committed here.
+
+    :func:`record` is the context manager most callers want; adapters that learn of a question from callbacks
+    (:mod:`tgneo.adapters.langchain`) begin when they know its kind, and keep the store open across answers.
+
+    Raises:
+        BadRequest: an unknown kind, an empty question, a malformed workspace or collection.
+    """
+    if kind not in KINDS:
+        raise BadRequest(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
+    if not isinstance(question, str) or not question.strip():
+        raise BadRequest("question: must not be empty")
+    check_scope(workspace, collection)
+    profile = load_profile(graph) if isinstance(graph, str) else graph
+    llm = OfflineLLM()
+    recorder = Recorder(store, workspace, collection, sinks=[sink] if sink else [])
+    reader = ProfileGraph(store, llm, profile, workspace, collection) if profile is not None else None
+    kinds: dict[str, type[_Recording]] = {
+        "document-rag": DocRagRecording, "graph-rag": GraphRagRecording, "agent": AgentRecording,
+    }  # fmt: skip
+    recording = kinds[kind](recorder, question, reader, llm)
+    recording.start()
+    return recording
+
+
 @contextmanager
 def record(
     question: str,
@@ -480,24 +521,10 @@ def record(
     Raises:
         BadRequest: an unknown kind, an empty question, steps reported out of order.
     """
-    if kind not in KINDS:
-        raise BadRequest(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
-    if not isinstance(question, str) or not question.strip():
-        raise BadRequest("question: must not be empty")
-    check_scope(workspace, collection)
-    profile = load_profile(graph) if isinstance(graph, str) else graph
     owned = store is None
     opened = store if store is not None else Store.from_settings()
     try:
-        llm = OfflineLLM()
-        recorder = Recorder(opened, workspace, collection, sinks=[sink] if sink else [])
-        reader = ProfileGraph(opened, llm, profile, workspace, collection) if profile is not None else None
-        kinds: dict[str, type[_Recording]] = {
-            "document-rag": DocRagRecording, "graph-rag": GraphRagRecording, "agent": AgentRecording,
-        }  # fmt: skip
-        recording = kinds[kind](recorder, question, reader, llm)
-        recording.start()
-        yield recording
+        yield begin(question, kind, opened, workspace=workspace, collection=collection, graph=graph, sink=sink)
     finally:
         if owned:
             opened.close()
