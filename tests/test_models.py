@@ -59,7 +59,7 @@ ASKED_AT = "2025-06-01T10:15:30.123456Z"
 
 
 NOT_RESOURCES = (Label.BASE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO, Label.RETENTION_POLICY, Label.PREFIX,
-                 Label.STORE)  # fmt: skip
+                 Label.STORE, Label.SPAN_TREE)  # fmt: skip
 """The classes of nodes that are no IRI: they carry neither the mapped properties nor the mapped relationships."""
 
 

@@ -56,9 +56,14 @@ class Settings:
     home: Path = field(default_factory=default_home, metadata=_env("TGNEO_HOME"))
     tokens: str | None = field(default=None, metadata=_env("TGNEO_TOKENS"))
     prune_every: str | None = field(default=None, metadata=_env("TGNEO_PRUNE_EVERY"))
+    """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
     graphs: str | None = field(default=None, metadata=_env("TGNEO_GRAPHS"))
     """``COLLECTION=PROFILE,…``: collections whose questions answer over another tool's graph (tgneo.profiles)."""
-    """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
+    otlp_endpoint: str | None = field(default=None, metadata=_env("TGNEO_OTLP_ENDPOINT"))
+    """An OTLP/HTTP receiver's base URL (``http://localhost:4318``): every answered question's trace is sent
+    to its ``/v1/traces`` as OpenTelemetry spans (tgneo.otlp.exporter); nothing is sent when unset."""
+    otlp_headers: str | None = field(default=None, metadata=_env("TGNEO_OTLP_HEADERS"))
+    """``key=value,key2=value2``: headers every OTLP export carries (an API key), as ``OTEL_EXPORTER_OTLP_HEADERS``."""
     # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.
     llm: str = field(default="offline", metadata=_env("TGNEO_LLM"))
     llm_model: str | None = field(default=None, metadata=_env("TGNEO_LLM_MODEL"))

@@ -204,6 +204,7 @@ STRUCTURAL_LABELS = frozenset(
         Label.IMPORT,
         Label.IMPORT_UNDO,
         Label.RETENTION_POLICY,
+        Label.SPAN_TREE,
     }
 )
 """Labels that carry the graph model itself rather than an ``rdf:type``; never exported as classes."""
@@ -223,7 +224,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     # PROV's classes, then the graph model's structural labels
     Label.PROV_ACTIVITY, Label.PROV_AGENT, Label.PROV_ENTITY,
     Label.CONTENT, Label.EXPLAIN, Label.SOURCE, Label.RESOURCE, Label.STATEMENT, Label.IMPORT, Label.IMPORT_UNDO,
-    Label.RETENTION_POLICY, Label.PREFIX, Label.STORE, Label.BASE,
+    Label.RETENTION_POLICY, Label.SPAN_TREE, Label.PREFIX, Label.STORE, Label.BASE,
 )  # fmt: skip
 """Every label, most specific first: the one order that names a node's type (a ``:Synthesis:Answer``
 is a Synthesis, an ``:Observation:Error`` an Observation) in the trace reader and the neomodel

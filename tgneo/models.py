@@ -346,6 +346,7 @@ def _build() -> dict[Label, type[TgNode]]:
         (Label.RETENTION_POLICY, "A collection's stored retention policy (``store.retention``)."),
         (Label.PREFIX, "One row of a collection's namespace table (``tgneo.native``)."),
         (Label.STORE, "The record of the graph model the database holds (``store.model``)."),
+        (Label.SPAN_TREE, "The OpenTelemetry spans of one trace id, kept until they are recorded (``tgneo.otlp``)."),
     ):
         namespace = _node_namespace(label, doc)
         namespace["__optional_labels__"] = [Label.BASE.value]

@@ -104,6 +104,9 @@ RESERVED_KEYS = frozenset(
         "prefix", "namespace", "model", "migration", "vectorDimensions", "updatedAt",
         # the side index over a graph another tool wrote (tgneo.ingest.side_index)
         "element", "profile",
+        # span trees received over OTLP (tgneo.otlp), kept until they are recorded
+        "trace_id", "span_ids", "parents", "spans", "received", "recorded", "recorded_spans", "claimed",
+        "claimed_spans", "claimed_at",
     }
     | {row.prop for row in PROPERTIES}
 )  # fmt: skip

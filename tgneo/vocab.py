@@ -204,6 +204,9 @@ class Label(StrEnum):
     """One row of a collection's namespace table: the prefix a relationship type or key names a namespace by."""
     STORE = "TgStore"
     """The one node that records which graph model the database holds (``tgneo db migrate`` moves it on)."""
+    SPAN_TREE = "TgSpanTree"
+    """The OpenTelemetry spans of one trace id as they arrive at ``POST /v1/traces``, kept until the tree is whole
+    and recorded as a trace (``tgneo.otlp``)."""
     # PROV classes
     PROV_ENTITY = "ProvEntity"
     PROV_ACTIVITY = "ProvActivity"

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
     from tgneo.rdf.terms import Quad
 
 
-def _format_choice() -> click.Choice[str]:
+OTLP_JSON = "otlp-json"
+"""``tgneo export --format``'s one format that is not RDF: the traces as OpenTelemetry spans (tgneo.otlp.export)."""
+
+
+def _format_choice(*extra: str) -> click.Choice[str]:
     from tgneo.rdf.formats import format_names
 
-    return click.Choice(format_names())
+    return click.Choice([*format_names(), *extra])
 
 
 @contextmanager
@@ -125,7 +129,10 @@ def _output(output: str | None) -> Iterator[Path]:
 
 @click.command("export")
 @click.argument("uri", nargs=-1)
-@click.option("--format", "fmt", type=_format_choice(), default="nquads", show_default=True, help="RDF format.")
+@click.option(
+    "--format", "fmt", type=_format_choice(OTLP_JSON), default="nquads", show_default=True,
+    help="RDF format, or otlp-json: the traces named as OpenTelemetry spans (an OTLP/JSON ExportTraceServiceRequest).",
+)  # fmt: skip
 @click.option(
     "--profile", type=click.Choice(PROFILES), default=DEFAULT_PROFILE, show_default=True,
     help="prov: strict W3C PROV-O (typed literals, sessions as activities); trustgraph: exactly TrustGraph's triples.",
@@ -156,7 +163,17 @@ def export(
     collection: str,
     output: str | None,
 ) -> None:
-    """Export traces (their root URIs given) or a whole collection as RDF, streamed from Neo4j."""
+    """Export traces (their root URIs given) or a whole collection as RDF, streamed from Neo4j.
+
+    \b
+    --format otlp-json writes the traces named (at least one URI) as one OTLP/JSON
+    ExportTraceServiceRequest: a span per step with gen_ai.* attributes and tgneo.prov.entity
+    naming its PROV entity, for Phoenix, Langfuse, Jaeger or an OpenTelemetry Collector
+    (POST it to an OTLP/HTTP receiver's /v1/traces as application/json).
+    """
+    if fmt == OTLP_JSON:
+        _export_otlp(uri, quoted, graphs, workspace, collection, output)
+        return
     from tgneo.rdf.writer import default_quoted, write
     from tgneo.store import Store
     from tgneo.store.rdfio import recover, stream_quads
@@ -186,6 +203,36 @@ def export(
         say(f"exported {count} quads to {output}")
     else:
         say(f"exported {count} quads from {scope(workspace, collection)}")
+
+
+def _export_otlp(
+    uris: tuple[str, ...],
+    quoted: str | None,
+    graphs: tuple[str, ...],
+    workspace: str,
+    collection: str,
+    output: str | None,
+) -> None:
+    """The traces ``uris`` as one OTLP/JSON request, on one line (what the Collector's otlpjsonfile receiver reads)."""
+    import json
+
+    from tgneo.otlp.export import otlp_json
+    from tgneo.store import Store
+    from tgneo.store.traces import get_trace
+
+    if not uris:
+        raise BadRequest(f"--format {OTLP_JSON} exports traces: name at least one trace URI (tgneo traces list)")
+    if quoted or graphs:
+        raise BadRequest(f"--quoted and --graph shape RDF; --format {OTLP_JSON} takes neither")
+    with Store.from_settings() as store:
+        # every step (the largest bound Cypher's list slices take): an export is never cut short
+        traces = [get_trace(store, workspace, collection, u, max_steps=2**31 - 1) for u in dict.fromkeys(uris)]
+    body = {"resourceSpans": [rs for t in traces for rs in otlp_json(t)["resourceSpans"]]}
+    spans = sum(len(ss["spans"]) for rs in body["resourceSpans"] for ss in rs["scopeSpans"])
+    with _output(output) as path:
+        path.write_text(json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    where = f"to {output}" if output else f"from {scope(workspace, collection)}"
+    say(f"exported {spans} spans of {len(traces)} trace{'' if len(traces) == 1 else 's'} {where}")
 
 
 def _merged(quads: Iterable[Quad], seen: set[str]) -> Iterator[Quad]:

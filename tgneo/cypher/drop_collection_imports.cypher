@@ -1,4 +1,4 @@
-// Purpose: delete up to $batch import journals, undo records, the namespace table and the stored retention policy of one collection; run after the statements and resources until it returns 0.
+// Purpose: delete up to $batch import journals, undo records, the namespace table, the stored retention policy and the OpenTelemetry span trees of one collection; run after the statements and resources until it returns 0.
 // Params: $workspace, $collection, $batch
 // Returns: deleted INTEGER
 CALL () {
@@ -12,6 +12,9 @@ CALL () {
   UNION
   MATCH (p:TgRetentionPolicy {workspace: $workspace, collection: $collection})
   RETURN p AS n
+  UNION
+  MATCH (t:TgSpanTree {workspace: $workspace, collection: $collection})
+  RETURN t AS n
   UNION
   MATCH (x:TgPrefix {workspace: $workspace, collection: $collection})
   WHERE x.prefix IS NOT NULL

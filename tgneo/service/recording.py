@@ -471,11 +471,15 @@ def begin(
     collection: str = DEFAULT_SCOPE,
     graph: GraphProfile | str | None = None,
     sink: Sink | None = None,
+    session: str | None = None,
 ) -> _Recording:
     """Start recording one answer in ``store`` (which stays the caller's): its Question is committed here.
 
     :func:`record` is the context manager most callers want; adapters that learn of a question from callbacks
     (:mod:`tgneo.adapters.langchain`) begin when they know its kind, and keep the store open across answers.
+
+    ``session`` fixes the session id (a UUID) where the answer has one already (an OpenTelemetry trace id), so
+    that recording it again lands on the same URIs.
 
     Raises:
         BadRequest: an unknown kind, an empty question, a malformed workspace or collection.
@@ -492,7 +496,7 @@ def begin(
     kinds: dict[str, type[_Recording]] = {
         "document-rag": DocRagRecording, "graph-rag": GraphRagRecording, "agent": AgentRecording,
     }  # fmt: skip
-    recording = kinds[kind](recorder, question, reader, llm)
+    recording = kinds[kind](recorder, question, reader, llm, sid=session or uris.new_session_id())
     recording.start()
     return recording
 

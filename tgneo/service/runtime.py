@@ -10,6 +10,7 @@ the CLI are two callers of the same code.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Generator
@@ -19,16 +20,24 @@ from tgneo.engines import Engine, Request, build_engine
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM
 from tgneo.llm.registry import get_llm
+from tgneo.otlp.exporter import OtlpTarget, export_in_background
 from tgneo.profiles import BUILTIN, GraphProfile, ProfileError, parse_graphs
 from tgneo.store import Store
 from tgneo.store.embeddings import check_query_model
 from tgneo.store.schema import install_search_schema
+from tgneo.store.traces import get_trace
 from tgneo.stream.pipeline import messages, prime
 from tgneo.stream.wire import Message
+
+log = logging.getLogger("tgneo.otlp")
 
 EMBEDDING_CHECK_SECONDS = 60.0
 """How long a collection found embedded with the configured model is trusted before it is checked again: a
 question pays for the check at most once a minute per collection (it stops at the first foreign vector)."""
+
+
+EXPORT_STEPS = 1_000_000
+"""The most steps of one trace sent to ``TGNEO_OTLP_ENDPOINT`` (an agent looping for hours stays bounded)."""
 
 
 class Runtime:
@@ -49,6 +58,8 @@ class Runtime:
         self._lock = threading.Lock()
         self.graphs = parse_graphs(settings.graphs if settings is not None else None)
         """Collection → the graph profile its questions answer over (``TGNEO_GRAPHS``)."""
+        self.otlp = OtlpTarget.from_settings(settings if settings is not None else Settings.from_env())
+        """Where each answered question's trace goes as OpenTelemetry spans (``TGNEO_OTLP_ENDPOINT``), if anywhere."""
 
     def profile(self, collection: str, named: object = None) -> GraphProfile | None:
         """The graph profile a question to ``collection`` answers over: the one it names (``graph-profile``: a
@@ -94,13 +105,41 @@ class Runtime:
         (a ``BadRequest``, before anything is recorded) rather than becoming a stream; after that the
         stream keeps the pipeline's promises (one final message; the engine stops with its reader).
 
+        With ``TGNEO_OTLP_ENDPOINT`` set, once the stream has ended (answered, failed, or closed by its reader)
+        the trace is sent there as OpenTelemetry spans (:meth:`_exported`).
+
         Raises:
             BadRequest: the engine refused the request's options.
             EmbeddingMismatch: the collection's vectors were made by another embedding model.
         """
         engine = self.engine(kind)
         self._check_embeddings(request.workspace, request.collection)
-        return messages(prime(engine.answer(request)), kind, timestamps=timestamps)
+        stream = messages(prime(engine.answer(request)), kind, timestamps=timestamps)
+        return stream if self.otlp is None else self._exported(stream, self.otlp, request)
+
+    def _exported(
+        self, stream: Generator[Message, None, None], target: OtlpTarget, request: Request
+    ) -> Generator[Message, None, None]:
+        """``stream`` unchanged; when it ends, its trace is read and posted to ``target`` on a daemon thread.
+
+        The trace (rooted at the first explain message's entity, the Question) is read here, after the final
+        message went out, while the store is surely open (``tgneo ask`` closes it as soon as the stream
+        ends); only the encoding and the POST run in the background. Nothing here raises into the stream.
+        """
+        root: str | None = None
+        try:
+            for message in stream:
+                if root is None and message.get("message_type") == "explain":
+                    root = str(message.get("explain_id") or "") or None
+                yield message
+        finally:
+            stream.close()
+            if root is not None:
+                try:
+                    trace = get_trace(self.store, request.workspace, request.collection, root, max_steps=EXPORT_STEPS)
+                    export_in_background(target, trace)
+                except Exception as e:  # an export is a copy: the answer never depends on it
+                    log.warning("OTLP export of %s skipped: could not read the trace: %s", root, e)
 
     def _check_embeddings(self, workspace: str, collection: str) -> None:
         """Refuse a collection whose vectors another embedding model made (re-checked every minute).

@@ -96,6 +96,8 @@ SCHEMA: tuple[SchemaItem, ...] = (
     SchemaItem("tgneo_undo_key", "range", Label.IMPORT_UNDO, ("workspace", "collection", "undo_key")),
     # Retention (store.retention): one stored policy per workspace and collection.
     SchemaItem("tgneo_retention_policy_key", "unique", Label.RETENTION_POLICY, ("workspace", "collection")),
+    # OpenTelemetry in (tgneo.otlp): one node per span tree, so that concurrent batches of a tree add up.
+    SchemaItem("tgneo_span_tree_key", "unique", Label.SPAN_TREE, ("workspace", "collection", "trace_id")),
 )
 
 

@@ -15,6 +15,8 @@ The URL map, one blueprint per resource (``tgneo.web.openapi`` describes every r
     GET  /api/v1/document-stream
     POST /api/v1/flow/{flow}/service/{service}
 
+    POST /v1/traces                                               otlp (OpenTelemetry in: OTLP/HTTP)
+
     GET  /browser/style.grass  /browser/guide.html                browser (Neo4j Browser's :style and :play; open)
     GET  /ui/  /ui/trace/{uri}  /ui/static/{filename}             ui (the trace viewer; its data comes from the API)
 """
@@ -86,8 +88,21 @@ def create_app(
     register_error_handlers(app)
     auth.init_app(app, tokens)
 
-    from tgneo.web import browser, content, gateway, health, librarian, openapi, queries, questions, rdf, traces, ui
+    from tgneo.web import (
+        browser,
+        content,
+        gateway,
+        health,
+        librarian,
+        openapi,
+        otlp,
+        queries,
+        questions,
+        rdf,
+        traces,
+        ui,
+    )
 
-    for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian, browser, ui):
+    for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian, browser, ui, otlp):
         app.register_blueprint(module.bp)
     return app

@@ -5,7 +5,8 @@ decided in :mod:`tgneo.service.access`; this module reads the token off the requ
 ``Authorization: Bearer <token>``, or ``?token=`` on a WebSocket handshake, as TrustGraph's bulk
 sockets send it — and refuses a request without a good one (401 JSON through the error handler).
 
-The health probes and ``/openapi.json`` are open: they carry no workspace's data. The gateway socket
+The API (``/api/…``) and the OTLP receiver (``/v1/traces``) are behind the tokens. The health probes and
+``/openapi.json`` are open: they carry no workspace's data. The gateway socket
 authenticates in its first frame.
 """
 
@@ -43,7 +44,7 @@ def init_app(app: Flask, tokens: Mapping[str, str]) -> None:
 
     @app.before_request
     def _authenticate() -> None:
-        if request.path in OPEN_PATHS or not request.path.startswith("/api/"):
+        if request.path in OPEN_PATHS or not request.path.startswith(("/api/", "/v1/")):
             return
         access = authenticate(request_token(), tokens)
         g.tgneo_access = access
