@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tgneo.errors import BadRequest, TgneoError
+from tgneo.errors import BadRequest, StoreUnavailable, TgneoError
 from tgneo.otlp.spans import Span
 from tgneo.profiles import GraphProfile
 from tgneo.service.recording import Retrieved, begin
@@ -72,9 +72,14 @@ def receive(
                     raise BadRequest(f"the trace {before} is held: the spans that arrived since are kept, not recorded")
                 recorded = record_tree(Tree.of(tree), store, workspace, collection, graph)
                 done.recorded.append(recorded)
+            except StoreUnavailable:
+                raise  # 503: the exporter retries the batch, whose spans are kept already
             except TgneoError as e:
                 log.warning("span tree %s could not be recorded: %s", trace_id, e)
                 done.failed[trace_id] = str(e)
+            except Exception as e:  # a span tree no rule here foresaw: its spans stay kept, the batch goes on
+                log.exception("span tree %s could not be recorded", trace_id)
+                done.failed[trace_id] = f"{type(e).__name__}: {e}"
             finally:
                 kept.release(store, workspace, collection, trace_id, claim, recorded)
             if recorded is None or not kept.reclaim(store, workspace, collection, trace_id, claim):

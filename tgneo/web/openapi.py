@@ -259,6 +259,22 @@ def spec() -> dict[str, Any]:
                               **_errors(*_COMMON, 404, 504)},
             }
         },
+        "/v1/traces": {
+            "post": {
+                "summary": "OpenTelemetry in (OTLP/HTTP): spans, kept until each span tree is whole, recorded as "
+                "traces in the token's workspace and the named collection (X-Tgneo-Collection or ?collection=)",
+                "parameters": [*_SCOPE, _param("X-Tgneo-Collection", "header"), _param("X-Tgneo-Workspace", "header")],
+                "requestBody": {"required": True, "content": {
+                    "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+                    "application/json": {"schema": {"type": "object", "properties": {
+                        "resourceSpans": {"type": "array", "items": {"type": "object"}}}}},
+                }},
+                "responses": {"200": {"description": "an ExportTraceServiceResponse (partialSuccess names a span "
+                                      "tree that could not be recorded; its spans are kept)",
+                                      "content": _json({"type": "object"})},
+                              **_errors(*_COMMON, 413)},
+            }
+        },
         "/api/v1/librarian": _trustgraph("TrustGraph's librarian: get-document-content", ["operation", "document-id"]),
         "/api/v1/collection-management": _trustgraph("TrustGraph's collection management: list-collections",
                                                      ["operation"]),
