@@ -14,6 +14,7 @@ import os
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -300,3 +301,21 @@ def test_the_sdk_exporter_sends_protobuf_that_is_kept_in_the_named_collection(st
     assert trace["query"] == "Which index does pip use?"
     assert steps_of(trace, "Observation")[0]["properties"]["toolDurationMs"] >= 10
     assert counts(store, served.a.workspace, collection).recorded == 1
+
+
+def test_one_trees_spans_sent_at_once_from_many_threads_add_up_to_one_whole_trace(store: Store, served: Served) -> None:
+    collection = f"otlp-{uuid.uuid4().hex[:8]}"
+    trace_id, root = uuid.uuid4().hex, os.urandom(8).hex()
+    tools = [
+        span(trace_id, os.urandom(8).hex(), root, f"execute_tool t{n}", n + 1,
+             {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": f"t{n:02}"})
+        for n in range(30)
+    ]  # fmt: skip
+    pieces = [[s] for s in [span(trace_id, root, "", "invoke_agent", 0, {"input.value": "Many tools?"}), *tools]]
+    pieces += [[tools[0], tools[1]], [tools[2]]]  # an exporter's retries: the same spans again
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(lambda piece: post(served, served.a, collection, piece), pieces))
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers if a.status_code != 200]
+    assert counts(store, served.a.workspace, collection).spans == 31
+    (trace,) = traces_in(store, served.a.workspace, collection)
+    assert sorted(s["properties"]["action"] for s in steps_of(trace, "Analysis")) == [f"t{n:02}" for n in range(30)]

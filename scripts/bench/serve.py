@@ -15,8 +15,14 @@ and the agent in turn) with ``?timestamps=true``. Prints, as its LAST line, JSON
   ``Recorder.record`` returns) to its explain message being read by the client, ÷ 200 ms — the
   interval at which TrustGraph's explain client polls the store for an entity. Goal ≤ 0.1.
 
-and, for context, questions per second at each client count, the p50/p95 delivery times, and
-failed questions. All data goes to the ``bench`` workspace; the collection is removed at the end.
+* ``otlp_lost_spans``: spans sent to ``POST /v1/traces`` by 50 concurrent exporters (the OpenTelemetry SDK's
+  own ``OTLPSpanExporter`` behind a ``BatchSpanProcessor`` each, its batches small so that span trees arrive in
+  pieces, children before their root, interleaved with the other exporters'), less the spans the server kept.
+  Goal 0. With it, ``otlp_unrecorded_trees``: span trees sent that did not become a trace. Goal 0.
+
+and, for context, questions per second at each client count, the p50/p95 delivery times, failed
+questions, and spans per second received. All data goes to the ``bench`` workspace; the collections are
+removed at the end.
 
     python scripts/bench/serve.py --quick
 """
@@ -43,6 +49,7 @@ from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
 from tgneo.provision.server import free_port
 from tgneo.store import Store
+from tgneo.store.otlp import counts
 from tgneo.store.traces import get_trace
 
 console = Console(stderr=True)
@@ -132,6 +139,69 @@ def lost(store: Store, collection: str, asked: Asked) -> int:
     return missing + extra + disorder
 
 
+EXPORTERS = 50
+SPANS_PER_TREE = 6
+
+
+def export_trees(base: str, collection: str, trees: int) -> None:
+    """One exporter: ``trees`` agent span trees (GenAI conventions), through the SDK's batch processor."""
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    provider = TracerProvider()
+    exporter = OTLPSpanExporter(
+        endpoint=f"{base}/v1/traces",
+        headers={"X-Tgneo-Collection": collection, "X-Tgneo-Workspace": WORKSPACE},
+        timeout=120,
+    )
+    provider.add_span_processor(BatchSpanProcessor(exporter, max_export_batch_size=4, schedule_delay_millis=50))
+    tracer = provider.get_tracer("bench")
+    for n in range(trees):
+        with tracer.start_as_current_span("invoke_agent bench") as root:
+            root.set_attributes({"gen_ai.operation.name": "invoke_agent", "input.value": f"Question {n}?"})
+            for step in range(2):
+                with tracer.start_as_current_span("chat model") as chat:
+                    chat.set_attributes(
+                        {
+                            "gen_ai.operation.name": "chat",
+                            "gen_ai.usage.input_tokens": 40 + step,
+                            "gen_ai.usage.output_tokens": 5,
+                            "gen_ai.response.model": "bench-model",
+                        }
+                    )
+                with tracer.start_as_current_span("execute_tool lookup") as tool:
+                    tool.set_attributes(
+                        {
+                            "gen_ai.operation.name": "execute_tool",
+                            "gen_ai.tool.name": "lookup",
+                            "gen_ai.tool.call.arguments": json.dumps({"n": n, "step": step}),
+                            "gen_ai.tool.call.result": f"result {n}.{step}",
+                        }
+                    )
+            with tracer.start_as_current_span("chat model") as last:
+                last.set_attributes({"gen_ai.operation.name": "chat", "output.value": f"Answer {n}."})
+    provider.force_flush(timeout_millis=300_000)
+    provider.shutdown()
+
+
+def otlp_round(base: str, store: Store, collection: str, trees: int) -> dict[str, Any]:
+    """:data:`EXPORTERS` exporters at once, each sending ``trees`` span trees; what the server kept of them."""
+    threads = [threading.Thread(target=export_trees, args=(base, collection, trees)) for _ in range(EXPORTERS)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seconds = time.monotonic() - started
+    sent_spans, sent_trees = EXPORTERS * trees * SPANS_PER_TREE, EXPORTERS * trees
+    kept = counts(store, WORKSPACE, collection)
+    console.print(f"{EXPORTERS} exporters: {sent_spans} spans of {sent_trees} trees in {seconds:.1f}s; kept "
+                  f"{kept.spans} spans, {kept.recorded} trees recorded")  # fmt: skip
+    return {"lost": sent_spans - kept.spans, "unrecorded": sent_trees - kept.recorded, "spans": sent_spans,
+            "spans_per_second": round(sent_spans / seconds, 1)}  # fmt: skip
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else 0.0
@@ -146,6 +216,7 @@ def main() -> int:
     rounds = (1, 10, 20) if args.quick else (1, 10, 50)
     per_client = 2 if args.quick else 4
     collection = f"bench-serve-{uuid.uuid4().hex[:8]}"
+    spans_collection = f"bench-otlp-{uuid.uuid4().hex[:8]}"
     store = Store.from_settings()
     console.print(f"loading the sample corpus into {WORKSPACE}/{collection}")
     load_documents(store, OfflineLLM(), WORKSPACE, collection, sources())
@@ -158,6 +229,7 @@ def main() -> int:
     delays: list[float] = []
     failures = 0
     lost_events = 0
+    otlp: dict[str, Any] = {}
     try:
         wait_until_up(base)
         ask(base, collection, *ASKS[0])  # warm up: schema check, first connections
@@ -169,16 +241,20 @@ def main() -> int:
             if clients == rounds[-1]:
                 delays = [d for r in results for d in r.delays_ms]
                 lost_events = sum(lost(store, collection, r) for r in results)
+        otlp = otlp_round(base, store, spans_collection, 2 if args.quick else 6)
     finally:
         server.terminate()
         server.wait(timeout=60)
         if not args.keep:
             with store.driver.session(database=store.database) as s:
-                s.run("MATCH (n {workspace: $w, collection: $c}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS "
-                      "OF 10000 ROWS", w=WORKSPACE, c=collection).consume()  # fmt: skip
+                for c in (collection, spans_collection):
+                    s.run("MATCH (n {workspace: $w, collection: $c}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS "
+                          "OF 10000 ROWS", w=WORKSPACE, c=c).consume()  # fmt: skip
         store.close()
-    ratios = {"lost_events": lost_events, "first_event_ms_vs_tg_poll": round(pct(delays, 0.95) / 200, 4)}
-    goals = {"lost_events": "== 0", "first_event_ms_vs_tg_poll": "<= 0.1"}
+    ratios = {"lost_events": lost_events, "first_event_ms_vs_tg_poll": round(pct(delays, 0.95) / 200, 4),
+              "otlp_lost_spans": otlp.get("lost"), "otlp_unrecorded_trees": otlp.get("unrecorded")}  # fmt: skip
+    goals = {"lost_events": "== 0", "first_event_ms_vs_tg_poll": "<= 0.1", "otlp_lost_spans": "== 0",
+             "otlp_unrecorded_trees": "== 0"}  # fmt: skip
     for key, value in ratios.items():
         console.print(f"{key:28} {value:>8}   goal {goals[key]}")
     absolute = {
@@ -188,9 +264,14 @@ def main() -> int:
         "failed_questions": failures,
         "clients": list(rounds),
         "questions_per_client": per_client,
+        "otlp": {
+            "exporters": EXPORTERS,
+            "spans_sent": otlp.get("spans"),
+            "spans_per_second": otlp.get("spans_per_second"),
+        },
     }
     print(json.dumps({"bench": "serve", "quick": args.quick, "absolute": absolute, "ratios": ratios}))
-    return 0 if failures == 0 else 1
+    return 0 if failures == 0 and otlp.get("lost") == 0 and otlp.get("unrecorded") == 0 else 1
 
 
 def wait_until_up(base: str, seconds: float = 60) -> None:
