@@ -25,7 +25,9 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
+from tests.clirun import tgneo
 from tests.coexisting import rows
+from tests.conftest import Neo4jServer
 from tests.openai_server import SERVED_SUFFIX, OpenAIServer, token_count
 from tests.serving import Served, Tenant, tg
 from tests.test_langchain_adapter import QUESTION, agent, chat, rag_chain, search_pip_docs
@@ -319,3 +321,27 @@ def test_one_trees_spans_sent_at_once_from_many_threads_add_up_to_one_whole_trac
     assert counts(store, served.a.workspace, collection).spans == 31
     (trace,) = traces_in(store, served.a.workspace, collection)
     assert sorted(s["properties"]["action"] for s in steps_of(trace, "Analysis")) == [f"t{n:02}" for n in range(30)]
+
+
+def test_traces_from_spans_are_shown_diffed_held_pruned_and_exported_like_any_other(
+    neo4j_server: Neo4jServer, store: Store, served: Served
+) -> None:
+    collection, ws = f"otlp-{uuid.uuid4().hex[:8]}", served.a.workspace
+    first, second = genai_agent_spans("How do I clear the cache?")[1], genai_agent_spans("How do I clear the cache?")[1]
+    second[2]["attributes"] = [attr("gen_ai.operation.name", "execute_tool"), attr("gen_ai.tool.name", "fetch")]
+    for spans in (first, second):
+        assert post(served, served.a, collection, spans).status_code == 200
+    a, b = sorted(t["uri"] for t in traces_in(store, ws, collection))
+    scope = ("--workspace", ws, "--collection", collection)
+    assert "execute_tool" not in tgneo(neo4j_server, "trace", "show", a, *scope).stdout
+    shown = (
+        tgneo(neo4j_server, "trace", "show", a, *scope).stdout + tgneo(neo4j_server, "trace", "show", b, *scope).stdout
+    )
+    assert "search" in shown and "fetch" in shown
+    changed = json.loads(tgneo(neo4j_server, "trace", "diff", a, b, *scope, "--json").stdout)
+    assert "search" in json.dumps(changed) and "fetch" in json.dumps(changed)
+    tgneo(neo4j_server, "traces", "hold", a, *scope)
+    tgneo(neo4j_server, "traces", "prune", "--keep", "0", "--yes", *scope)
+    assert [t["uri"] for t in traces_in(store, ws, collection)] == [a]  # the held one stays
+    exported = tgneo(neo4j_server, "export", a, "--format", "turtle", *scope).stdout
+    assert "prov:wasDerivedFrom" in exported or "wasDerivedFrom" in exported
