@@ -2,7 +2,8 @@
 
 It speaks the wire format the provider relies on — ``POST /v1/chat/completions`` as one JSON answer or
 as Server-Sent Events (role chunk, one chunk per word, finish chunk, a usage chunk when
-``stream_options.include_usage`` asks for it, ``data: [DONE]``), and ``POST /v1/embeddings`` — and
+``stream_options.include_usage`` asks for it, ``data: [DONE]``), and ``POST /v1/embeddings`` (floats, or
+base64 as the OpenAI SDK asks by default) — and
 its answers are computed from each request by the simple rules below, so a test that checks an answer
 proves what the provider sent as well as what it read:
 
@@ -33,8 +34,10 @@ while it runs (close the stream, send another request) without racing the engine
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import struct
 import threading
 import time
 from collections import deque
@@ -222,11 +225,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _embeddings(self, body: dict[str, Any]) -> None:
         state = self.server.state
-        if body.get("encoding_format") != "float":
-            return self._error(400, "this server only answers encoding_format float", "invalid_request_error")
+        encoding = body.get("encoding_format", "float")
+        if encoding not in ("float", "base64"):
+            return self._error(400, f"encoding_format {encoding!r} is not float or base64", "invalid_request_error")
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         data = [
-            {"object": "embedding", "index": i, "embedding": raw_vector(text, state.dimensions)}
+            {"object": "embedding", "index": i, "embedding": _encoded(raw_vector(text, state.dimensions), encoding)}
             for i, text in enumerate(texts)
         ]
         tokens = sum(token_count(t) for t in texts)
@@ -252,6 +256,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+
+def _encoded(vector: list[float], encoding: str) -> list[float] | str:
+    """A vector as OpenAI sends it: a list of floats, or (``base64``, the OpenAI SDK's default) little-endian
+    float32s in base64."""
+    return vector if encoding == "float" else base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
 
 
 def _choice(answer: str, calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:

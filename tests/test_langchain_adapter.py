@@ -66,7 +66,7 @@ def vectors(neo4j_server: Neo4jServer, store: Store, model: OpenAIServer) -> Ite
             sources.append({"source": name})
     embeddings = OpenAIEmbeddings(
         model="text-embedding-3-small", base_url=model.url, api_key=SecretStr(model.api_key),
-        check_embedding_ctx_length=False, model_kwargs={"encoding_format": "float"},
+        check_embedding_ctx_length=False,
     )  # fmt: skip
     label, index = f"LcDoc{uuid.uuid4().hex[:8]}", f"lc_docs_{uuid.uuid4().hex[:8]}"
     db = Neo4jVector.from_texts(texts, embeddings, metadatas=sources, url=neo4j_server.uri,

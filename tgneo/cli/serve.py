@@ -45,9 +45,10 @@ def serve(
     every collection that has a stored retention policy on that schedule (held traces are kept,
     each prune is in the audit log).
     """
-    from tgneo.errors import BadRequest
+    from tgneo.errors import BadRequest, StoreUnavailable
     from tgneo.profiles import parse_graphs
     from tgneo.service.access import parse_tokens
+    from tgneo.service.runtime import Runtime
     from tgneo.store import Store
     from tgneo.store.retention import parse_age
     from tgneo.web import create_app
@@ -63,7 +64,12 @@ def serve(
         raise BadRequest(f"refusing to bind {host} without TGNEO_TOKENS: unauthenticated servers stay on loopback")
     probe = Store.from_settings(settings)
     say(f"Neo4j    {probe.uri} (database {settings.neo4j_database})")
-    probe.close()
+    try:  # before the first request: an exporter's first batch must not wait for indexes to come online
+        Runtime(probe, settings).ensure_schema()
+    except StoreUnavailable as e:  # the server still starts (/readyz says why); the first request installs it
+        say(f"schema   not installed yet: {e}")
+    finally:
+        probe.close()
     say(f"API      http://{host}:{port}/   (health: /healthz, readiness: /readyz)")
     for collection, profile in mapped.items():
         say(f"graph    collection {collection} answers over the {profile.name} graph (read only)")

@@ -90,13 +90,23 @@ class Runtime:
             EmbeddingMismatch: the vector indexes hold embeddings of another length than the LLM's.
             StoreUnavailable: Neo4j cannot be reached (the schema is tried again next time).
         """
-        llm = self.llm()
+        self.ensure_schema()
+        return build_engine(kind, self.store, self.llm())
+
+    def ensure_schema(self) -> None:
+        """Install tgneo's constraints and indexes (with the vector indexes of the LLM's dimensions) once per process,
+        before the first write that relies on them: a question's, or the span trees ``POST /v1/traces`` keeps (one
+        per trace id only while its constraint holds).
+
+        Raises:
+            StoreUnavailable: Neo4j cannot be reached (the schema is tried again next time).
+        """
         if not self._schema_ready:
+            dimensions = self.llm().dimensions  # outside the lock, which building the LLM takes
             with self._lock:
                 if not self._schema_ready:
-                    install_search_schema(self.store, llm.dimensions)
+                    install_search_schema(self.store, dimensions)
                     self._schema_ready = True
-        return build_engine(kind, self.store, llm)
 
     def ask(self, kind: SessionKind, request: Request, *, timestamps: bool = False) -> Generator[Message, None, None]:
         """The response messages of ``request`` answered by an engine of ``kind``, as they are produced.

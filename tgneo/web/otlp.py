@@ -61,6 +61,7 @@ def traces() -> Response:
     content_type = request.headers.get("Content-Type", "")
     spans = parse(_body(), content_type)
     svc = services()
+    svc.runtime.ensure_schema()
     done = receive(svc.store, workspace, collection, spans, svc.runtime.profile(collection))
     answer = ExportTraceServiceResponse()
     if done.failed:
