@@ -119,7 +119,8 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             c = chunk.get("chunk") or {}
             doc = f" → {', '.join(c.get('chain', []))}" if c.get("chain") else ""
             mark = f" [red](source {invalidated[chunk['selection']]})[/]" if chunk["selection"] in invalidated else ""
-            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)} score {chunk.get('score')}{mark}")
+            score = f" score {chunk['score']:.2f}" if isinstance(chunk.get("score"), int | float) else ""
+            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}")
         for doc in step.get("documents", []):
             if doc.get("text"):
                 text = str(doc["text"])

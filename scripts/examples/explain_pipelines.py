@@ -160,7 +160,7 @@ def main() -> int:
 
         console.rule("2. a LangChain chain, with TgneoCallbackHandler")
         retrieval = ("MATCH (node)-[:FROM_DOCUMENT]->(d:Document) RETURN node.text AS text, score, "
-                     "{source: d.path, element_id: elementId(node)} AS metadata")  # fmt: skip
+                     "{source: d.path, element_id: elementId(node), score: score} AS metadata")  # fmt: skip
         vectors = Neo4jVector.from_existing_index(
             OpenAIEmbeddings(model=args.embedding_model, base_url=url, api_key=SecretStr(key),
                              check_embedding_ctx_length=False),

@@ -242,7 +242,7 @@ def _retrieved(document: Mapping[str, Any], fallback: str) -> Retrieved:
     ident = element or str(document.get("id") or metadata.get("id") or fallback)
     text = document.get("content")
     text = str(text) if text else f"(the text of {ident} was not sent with the span)"
-    score = document.get("score")
+    score = document.get("score", metadata.get("score"))
     source = next((str(metadata[k]) for k in _SOURCE_KEYS if metadata.get(k)), None)
     return Retrieved(ident, text, float(score) if isinstance(score, int | float) else None, source)
 
