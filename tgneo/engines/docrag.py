@@ -47,7 +47,8 @@ class DocRag(Engine):
         yield session.record(grounding)
 
         embedded = ctx.llm.embed([*concepts, session.question]).vectors
-        hits = ctx.graph.search_chunks(concepts, embedded[:-1], session.question, embedded[-1], options["doc_limit"])
+        # the whole question searches beside its concepts: a sentence-embedding model matches its meaning
+        hits = ctx.graph.search_chunks(concepts, embedded, session.question, embedded[-1], options["doc_limit"])
         exploration = DocRagExploration(
             uri=uris.docrag_exploration_uri(sid),
             grounding=grounding.uri,
@@ -56,7 +57,7 @@ class DocRag(Engine):
         )
         yield session.record(exploration)
 
-        kept = sorted(hits, key=lambda h: (-h.rerank, h.uri))[: options["doc_limit"]]
+        kept = hits[: options["doc_limit"]]  # ranked by reciprocal rank fusion (kg.fuse)
         focus = DocRagFocus(
             uri=uris.docrag_focus_uri(sid),
             exploration=exploration.uri,

@@ -60,6 +60,7 @@ from tgneo.store.kg import (
     Reads,
     Seed,
     answer_sources,
+    fuse,
 )
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
 from tgneo.store.search import lucene_query, smallest_name
@@ -261,6 +262,7 @@ class ProfileGraph:
         common: dict[str, Any] = {"label": chunk.label, "key": chunk.key, "text": chunk.text,
                                   "per_concept": per_concept, "fetch": max(100, per_concept * OVERFETCH)}  # fmt: skip
         route = self._chunk_route(checked)
+        text = route == "fulltext"
         if route == "theirs" and checked.chunk_vector is not None:
             records = read(self.store, "profile_chunks_vector", index=checked.chunk_vector.name,
                            embedding=chunk.embedding, vectors=list(vectors),
@@ -269,7 +271,7 @@ class ProfileGraph:
             records = read(self.store, "profile_chunks_side", workspace=self.workspace, collection=self.collection,
                            chunk_index=CHUNK_VECTOR_INDEX, vectors=list(vectors),
                            question_vector=question_vector, **common)  # fmt: skip
-        elif route == "fulltext" and checked.chunk_fulltext is not None:
+        elif text and checked.chunk_fulltext is not None:
             queries = [q for q in (lucene_query(c) for c in concepts) if q.strip()]
             records = read(self.store, "profile_chunks_text", index=checked.chunk_fulltext.name, queries=queries,
                            question=lucene_query(question), **common)  # fmt: skip
@@ -279,8 +281,10 @@ class ProfileGraph:
         for r in records:
             iri = chunk_iri(self._iri(chunk.label, chunk.key, r["element"], r["key"]))
             self.found.chunks[iri] = r["element"]
-            hits.append(ChunkHit(iri, r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)))
-        return hits
+            score = float(r["score"])
+            hits.append(ChunkHit(iri, r["text"] or "", None if text else score, float(r["rerank"] or 0.0),
+                                 score if text else None))  # fmt: skip
+        return fuse(hits)
 
     def chunk(self, element: str) -> str | None:
         """The IRI of their chunk with this element id (a pipeline's retrieved item), or ``None`` if there is none."""

@@ -19,12 +19,13 @@ from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.graphmodel import node_term, term_key
 from tgneo.native import DEFAULT_NAMESPACE, STRUCTURE_KEYS, literal_of
+from tgneo.nlp.words import content_words
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
 from tgneo.store.collections import require_content
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
+from tgneo.store.schema import CHUNK_TEXT_INDEX, CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
 from tgneo.store.search import lucene_query, smallest_name
 from tgneo.store.values import native
 from tgneo.vocab import RDFS
@@ -88,12 +89,45 @@ class Edge:
 
 @dataclass(frozen=True)
 class ChunkHit:
-    """A chunk near a concept: its text, its best similarity to a concept, and to the whole question."""
+    """A chunk retrieval found, and why: its best vector similarity to a concept (``score``, ``None`` when only
+    its words found it), its full-text score (``text_score``, ``None`` when only its embedding did), its
+    similarity to the whole question (``rerank``), and, once :func:`fuse` has ranked it, its rank in each
+    list and its fused score."""
 
     uri: str
     text: str
-    score: float
+    score: float | None
     rerank: float
+    text_score: float | None = None
+    vector_rank: int | None = None
+    text_rank: int | None = None
+    fused: float = 0.0
+
+
+RRF_K = 60
+"""Reciprocal rank fusion's constant (Cormack et al. 2009, and LLM Graph Builder's hybrid search): a chunk
+ranked ``r`` in a list earns ``1 / (RRF_K + r)`` from it."""
+
+
+def fuse(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
+    """``hits`` ranked by reciprocal rank fusion of their two lists, best first, each with its ranks.
+
+    The vector list ranks the chunks an embedding found by their similarity to the whole question (the
+    reranker Document RAG always had); the full-text list ranks the chunks the question's words found by
+    Lucene's score. A chunk in both lists earns from both, which is what lifts a chunk that says the
+    question's words *and* means its meaning above one that only does either. Ties go to the better vector
+    similarity, then to the IRI, so the order is deterministic.
+    """
+    by_vector = sorted((h for h in hits if h.score is not None), key=lambda h: (-h.rerank, h.uri))
+    by_text = sorted((h for h in hits if h.text_score is not None), key=lambda h: (-(h.text_score or 0.0), h.uri))
+    vector_rank = {h.uri: i for i, h in enumerate(by_vector, start=1)}
+    text_rank = {h.uri: i for i, h in enumerate(by_text, start=1)}
+    ranked = []
+    for h in hits:
+        v, t = vector_rank.get(h.uri), text_rank.get(h.uri)
+        fused = (1.0 / (RRF_K + v) if v else 0.0) + (1.0 / (RRF_K + t) if t else 0.0)
+        ranked.append(ChunkHit(h.uri, h.text, h.score, h.rerank, h.text_score, v, t, fused))
+    return sorted(ranked, key=lambda h: (-h.fused, -h.rerank, h.uri))
 
 
 def seed_entities(
@@ -274,16 +308,27 @@ def search_chunks(
     vectors: Sequence[list[float]],
     question_vector: list[float],
     per_concept: int,
+    question: str = "",
 ) -> list[ChunkHit]:
-    """The chunks nearest each concept vector, deduplicated, with their similarity to the question."""
-    if not vectors:
+    """The chunks nearest each concept vector and those the question's content words find in the full-text
+    index (hybrid retrieval), deduplicated, ranked by :func:`fuse`."""
+    if not vectors and not question:
         return []
+    terms = lucene_query(" ".join(dict.fromkeys(w for w in content_words(question) if len(w) > 1)))
     records = store.read(
         Q.search_chunks, workspace=workspace, collection=collection, vectors=list(vectors),
         question_vector=question_vector, per_concept=per_concept, overfetch=max(100, per_concept * OVERFETCH),
-        chunk_index=CHUNK_VECTOR_INDEX, widen=WIDEN,
+        chunk_index=CHUNK_VECTOR_INDEX, widen=WIDEN, text_index=CHUNK_TEXT_INDEX, terms=terms.strip(),
+        text_limit=per_concept,
     )  # fmt: skip
-    return [ChunkHit(r["uri"], r["text"] or "", float(r["score"]), float(r["rerank"] or 0.0)) for r in records]
+    return fuse([
+        ChunkHit(r["uri"], r["text"] or "", _float(r["score"]), float(r["rerank"] or 0.0), _float(r["text_score"]))
+        for r in records
+    ])  # fmt: skip
+
+
+def _float(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
 
 
 def labels(store: Store, workspace: str, collection: str, iris: Sequence[str]) -> dict[str, str]:
@@ -361,7 +406,9 @@ class OwnGraph:
         question_vector: list[float],
         per_concept: int,
     ) -> list[ChunkHit]:
-        return search_chunks(self.store, self.workspace, self.collection, vectors, question_vector, per_concept)
+        return search_chunks(
+            self.store, self.workspace, self.collection, vectors, question_vector, per_concept, question
+        )
 
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         return answer_sources(self.store, self.workspace, self.collection, rows)

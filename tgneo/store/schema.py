@@ -39,6 +39,8 @@ ENTITY_VECTOR_INDEX = "tgneo_entity_embedding"
 """Vector index (cosine) on ``:TgResource(embedding)``: the embedding of an entity's name."""
 CHUNK_VECTOR_INDEX = "tgneo_chunk_embedding"
 """Vector index (cosine) on ``:TgChunk(embedding)``: the embedding of a chunk's text."""
+CHUNK_TEXT_INDEX = "tgneo_chunk_text"
+"""Full-text index on ``:TgChunk(text)``: a chunk's words, searched beside its embedding (hybrid retrieval)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ SCHEMA: tuple[SchemaItem, ...] = (
     SchemaItem("tgneo_content_uri", "range", Label.CONTENT, ("workspace", "uri")),
     # Retrieval: entities by name (GraphRAG's exploration by full text).
     SchemaItem(ENTITY_NAME_INDEX, "fulltext", Label.RESOURCE, ("name",)),
+    # Retrieval: chunks by their words (Document RAG's hybrid exploration: full text beside the vectors).
+    SchemaItem(CHUNK_TEXT_INDEX, "fulltext", Label.CHUNK, ("text",)),
     # The namespace table of each collection (relationship types and property keys, tgneo.native).
     SchemaItem("tgneo_prefix_key", "unique", Label.PREFIX, ("workspace", "collection", "prefix")),
     # Atomic imports (store.imports): the journal, and what an unfinished import created or changed.

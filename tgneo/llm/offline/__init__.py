@@ -18,6 +18,7 @@ from tgneo.llm.base import LLM, Completion, Embeddings, LLMError, Task
 from tgneo.llm.offline import answers, extraction
 from tgneo.llm.offline.embedders import embedder
 from tgneo.llm.offline.handlers import HANDLERS
+from tgneo.llm.offline.meaning import using
 from tgneo.llm.offline.text import count
 from tgneo.llm.prompts import render
 
@@ -54,7 +55,8 @@ class OfflineLLM(LLM):
         if handler is None:
             raise LLMError(f"the offline provider cannot answer {task.stage!r}")
         prompt = render(task)
-        text = handler(task.inputs)
+        with using(self.embedder):
+            text = handler(task.inputs)
         return Completion(text, count(prompt), count(text), self.model, _ms(started))
 
     def stream(self, task: Task) -> Generator[str, None, Completion]:

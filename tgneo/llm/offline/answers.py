@@ -28,6 +28,7 @@ from typing import Any
 
 from tgneo.llm.offline.embed import cosine, embed_one
 from tgneo.llm.offline.handlers import handles
+from tgneo.llm.offline.meaning import similarities
 from tgneo.nlp.align import rank
 from tgneo.nlp.segment import sentences
 from tgneo.nlp.terms import terms
@@ -152,13 +153,39 @@ QUOTE_SHARE = 0.7
 """A sentence is quoted beside the best one only when it scores at least this share of the best's score."""
 
 
-def _quoted(question: str, sentences_: Sequence[str]) -> list[str]:
+SEMANTIC_WEIGHT = 0.8
+"""With an embedder that knows meaning (:mod:`tgneo.llm.offline.meaning`), the share of a sentence's score that
+is its similarity to the question; the rest is the question's key terms it holds (:func:`~tgneo.nlp.align.rank`).
+A sentence that answers in other words than the question's then still scores."""
+SEMANTIC_FLOOR = 0.2
+"""Cosine similarity at or below which a sentence is taken to be unrelated to the question (scores 0)."""
+
+
+def _scores(question: str, candidates: Sequence[str]) -> list[float]:
+    """Each candidate's relevance to the question in ``[0, 1]``: lexical, blended with meaning when known."""
+    lexical = rank(question, candidates)
+    meant = similarities(question, candidates)
+    if meant is None:
+        return lexical
+    span = 1.0 - SEMANTIC_FLOOR
+    return [
+        (1.0 - SEMANTIC_WEIGHT) * words + SEMANTIC_WEIGHT * max(0.0, (cos - SEMANTIC_FLOOR) / span)
+        for words, cos in zip(lexical, meant, strict=True)
+    ]
+
+
+def _quoted(question: str, sentences_: Sequence[str], scores: Sequence[float] | None = None) -> list[str]:
     """The sentences worth quoting, best first: each once, at most :data:`MAX_ANSWER_SENTENCES`, and
-    only those scoring at least :data:`QUOTE_SHARE` of the best (``sentences_`` come best first already)."""
-    unique = list(dict.fromkeys(" ".join(s.split()) for s in sentences_ if s.strip()))
+    only those scoring at least :data:`QUOTE_SHARE` of the best (``sentences_`` come best first already;
+    ``scores``, when given, are theirs)."""
+    if scores is not None:
+        pairs = {" ".join(s.split()): score for s, score in zip(sentences_, scores, strict=True) if s.strip()}
+        unique, scores = list(pairs), list(pairs.values())
+    else:
+        unique = list(dict.fromkeys(" ".join(s.split()) for s in sentences_ if s.strip()))
+        scores = _scores(question, unique) if unique else []
     if not unique:
         return []
-    scores = rank(question, unique)
     best = max(scores)
     if best == 0:
         return []
@@ -183,12 +210,12 @@ def synthesis(inputs: Mapping[str, Any]) -> str:
 
 
 def _best_sentences(question: str, texts: Sequence[str]) -> list[str]:
-    """The sentences of ``texts`` (headings left out) that hold most of the question's key terms, best first."""
-    found = list(dict.fromkeys(s for text in texts for s in sentences(text)))
-    scores = rank(question, found)
+    """The sentences of ``texts`` (headings left out) most relevant to the question (:func:`_scores`), best first."""
+    found = list(dict.fromkeys(" ".join(s.split()) for text in texts for s in sentences(text)))
+    scores = _scores(question, found)
     ranked = sorted(((score, order, s) for order, (s, score) in enumerate(zip(found, scores, strict=True))
                      if score > 0), key=lambda r: (-r[0], r[1]))  # fmt: skip
-    return _quoted(question, [s for _, _, s in ranked])
+    return _quoted(question, [s for _, _, s in ranked], [score for score, _, _ in ranked])
 
 
 @handles("docrag-synthesis")
@@ -278,7 +305,7 @@ def react(inputs: Mapping[str, Any]) -> str:
 def _relevance(question: str, text: str) -> float:
     """How much of the question an observation holds (its best sentence's weighted share of the key terms)."""
     pieces = sentences(text) or [text]
-    return max(rank(question, pieces))
+    return max(_scores(question, pieces))
 
 
 def _step(thought: str, action: str, arguments: Mapping[str, Any]) -> str:

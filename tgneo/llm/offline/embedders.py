@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from tgneo.errors import ConfigError
 from tgneo.llm.offline import embed as hashed
+from tgneo.llm.offline.minilm import MiniLMEmbedder
 
 __all__ = ["DEFAULT", "EMBEDDERS", "Embedder", "embedder"]
 
@@ -89,7 +90,11 @@ class WordLlamaEmbedder:
         return out
 
 
-EMBEDDERS: dict[str, type[Any]] = {HashedEmbedder.model: HashedEmbedder, WordLlamaEmbedder.model: WordLlamaEmbedder}
+EMBEDDERS: dict[str, type[Any]] = {
+    HashedEmbedder.model: HashedEmbedder,
+    WordLlamaEmbedder.model: WordLlamaEmbedder,
+    MiniLMEmbedder.model: MiniLMEmbedder,
+}
 """Every offline embedder by the model name it records."""
 DEFAULT = HashedEmbedder.model
 
