@@ -173,6 +173,7 @@ def test_each_kind_of_step_and_the_source_provenance_live_in_a_module_of_their_o
             "agent_synthesis", "decomposition", "finding",
         },
         "tgneo.explain.citations": {"answer_sentence"},
+        "tgneo.explain.retrieval": {"retrieval_hit"},
         "tgneo.explain.source": {"document", "derived_entity", "subgraph"},
     }  # fmt: skip
 

@@ -97,6 +97,7 @@ CLASSES: tuple[ClassMap, ...] = (
     ClassMap(TG.PatternDecision, Label.PATTERN_DECISION),
     ClassMap(TGNEO.AnswerSentence, Label.ANSWER_SENTENCE),
     ClassMap(TGNEO.DocumentChange, Label.DOCUMENT_CHANGE),
+    ClassMap(TGNEO.RetrievalHit, Label.RETRIEVAL_HIT),
 )
 
 PROPERTIES: tuple[PropMap, ...] = (
@@ -150,6 +151,13 @@ PROPERTIES: tuple[PropMap, ...] = (
     PropMap(TGNEO.support, "support", "float"),
     # tgneo's own: stale answers
     PropMap(TGNEO.change, "change"),
+    # tgneo's own: how hybrid retrieval found each item
+    PropMap(TGNEO.rank, "rank", "integer"),
+    PropMap(TGNEO.vectorRank, "vectorRank", "integer"),
+    PropMap(TGNEO.vectorScore, "vectorScore", "float"),
+    PropMap(TGNEO.textRank, "textRank", "integer"),
+    PropMap(TGNEO.textScore, "textScore", "float"),
+    PropMap(TGNEO.fusedScore, "fusedScore", "float"),
 )
 
 RELATIONSHIPS: tuple[RelMap, ...] = (
@@ -168,6 +176,8 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TG.edge, Rel.EDGE, "edge", target="statement"),
     RelMap(TG.contains, Rel.CONTAINS, "contains", target="statement"),
     RelMap(TGNEO.sentence, Rel.SENTENCE, "sentences"),
+    RelMap(TGNEO.hit, Rel.HIT, "hits"),
+    RelMap(TGNEO.retrieved, Rel.RETRIEVED, "retrieved"),
     RelMap(PROV.wasInvalidatedBy, Rel.WAS_INVALIDATED_BY, "invalidated_by"),
 )
 
@@ -186,9 +196,9 @@ LINK_PROPERTY: dict[tuple[Rel, URIRef], PropMap] = {
     (rel, row.iri): row for rel, rows in LINK_PROPERTIES.items() for row in rows
 }
 
-PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE})
+PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT})
 """Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
-PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY})
+PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY, Rel.HIT, Rel.RETRIEVED})
 """Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
@@ -216,7 +226,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING, Label.EXPLORATION,
     Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
     Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
-    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.QUESTION,
+    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.QUESTION,
     # extraction time
     Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
     # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type

@@ -74,6 +74,20 @@ def stale_lines(trace: dict[str, Any]) -> list[str]:
     return lines
 
 
+HITS_SHOWN = 10
+"""How many of an Exploration's retrieval hits ``trace show`` lists (best first)."""
+
+
+def hit_line(hit: dict[str, Any]) -> str:
+    """One retrieval hit as ``#1 <chunk>  vector #2 (0.61) + full text #1 (7.3) → 0.0325``."""
+    found = []
+    if hit.get("vector_rank") is not None:
+        found.append(f"vector #{hit['vector_rank']} ({hit['vector_score']:.2f})")
+    if hit.get("text_rank") is not None:
+        found.append(f"full text #{hit['text_rank']} ({hit['text_score']:.1f})")
+    return f"#{hit['rank']} {hit['item']}  {' + '.join(found)} → {hit['fused']:.4f}"
+
+
 def render_trace(trace: dict[str, Any]) -> Tree:
     """A ``rich`` tree of the trace, root first."""
     steps = {s["uri"]: s for s in trace["steps"]}
@@ -121,6 +135,12 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             mark = f" [red](source {invalidated[chunk['selection']]})[/]" if chunk["selection"] in invalidated else ""
             score = f" score {chunk['score']:.2f}" if isinstance(chunk.get("score"), int | float) else ""
             node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}")
+        if step.get("hits"):
+            found = node.add(f"[dim]found {len(step['hits'])} chunk(s): vector rank / full-text rank → fused[/]")
+            for hit in step["hits"][:HITS_SHOWN]:
+                found.add(escape(hit_line(hit)))
+            if len(step["hits"]) > HITS_SHOWN:
+                found.add(f"[dim]… {len(step['hits']) - HITS_SHOWN} more[/]")
         for doc in step.get("documents", []):
             if doc.get("text"):
                 text = str(doc["text"])

@@ -165,6 +165,25 @@ class TGNEO(DefinedNamespace):
     """A ``prov:Activity``: a source document replaced or removed after a trace used it (what made it stale)."""
     change: URIRef
     """What a DocumentChange did to its document: ``replaced`` or ``removed``."""
+    RetrievalHit: URIRef
+    """How one retrieved item was found (a ``prov:Entity`` attached to an Exploration): its rank and score in
+    each index's list (vector, full text) and its rank after fusing them."""
+    hit: URIRef
+    """An Exploration → one of its retrieval hits."""
+    retrieved: URIRef
+    """A retrieval hit → the item (a chunk) it found."""
+    rank: URIRef
+    """A retrieval hit's 1-based rank after fusion: the order the Focus read the items in."""
+    vectorRank: URIRef
+    """A retrieval hit's 1-based rank in the vector index's list (absent: the vectors did not find it)."""
+    vectorScore: URIRef
+    """Its similarity to the question (cosine) by which the vector list is ranked."""
+    textRank: URIRef
+    """A retrieval hit's 1-based rank in the full-text index's list (absent: its words did not match)."""
+    textScore: URIRef
+    """Its full-text (Lucene) score."""
+    fusedScore: URIRef
+    """Its reciprocal-rank-fusion score: the sum of ``1 / (60 + rank)`` over the lists that found it."""
 
 
 class Label(StrEnum):
@@ -246,6 +265,8 @@ class Label(StrEnum):
     ANSWER_SENTENCE = "AnswerSentence"
     DOCUMENT_CHANGE = "DocumentChange"
     """One trace's record of a source document it used being replaced or removed: the trace is stale."""
+    RETRIEVAL_HIT = "RetrievalHit"
+    """How an Exploration found one item: its ranks in the vector and full-text lists, and fused."""
 
 
 class Rel(StrEnum):
@@ -278,6 +299,10 @@ class Rel(StrEnum):
     """A selection (or answer) whose evidence changed → the DocumentChange that changed it."""
     # tgneo's own (prov profile only)
     SENTENCE = "SENTENCE"
+    HIT = "HIT"
+    """An Exploration → a RetrievalHit."""
+    RETRIEVED = "RETRIEVED"
+    """A RetrievalHit → the chunk it found."""
 
 
 KG_PREFIXES: tuple[tuple[str, str], ...] = (

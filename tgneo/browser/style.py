@@ -60,6 +60,7 @@ NODE_STYLES: tuple[NodeStyle, ...] = (
     _n(Label.SYNTHESIS, "#2E8B57", 70, "{label}"),
     _n(Label.ANSWER_SENTENCE, "#7BC89C", 40, "{sentenceIndex} {value}"),
     _n(Label.DOCUMENT_CHANGE, "#D9534F", 45, "{change}"),
+    _n(Label.RETRIEVAL_HIT, "#9FD3D9", 30, "#{rank}"),
     # agents
     _n(Label.PATTERN_DECISION, "#8E7CC3", 55, "{pattern}"),
     _n(Label.ANALYSIS, "#6A5ACD", 60, "{action}"),
@@ -83,6 +84,8 @@ REL_COLORS: dict[Rel, str] = {
     Rel.DOCUMENT: "#2E8B57",
     Rel.THOUGHT: "#B4A7D6",
     Rel.SENTENCE: "#7BC89C",
+    Rel.HIT: "#9FD3D9",
+    Rel.RETRIEVED: "#9FD3D9",
     Rel.SUBJECT: "#C7CED8",
     Rel.OBJECT: "#C7CED8",
 }

@@ -1,6 +1,6 @@
-// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read). At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
+// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content, retrieval hits (which index found each chunk, at which rank) and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read). At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
 // Params: $workspace, $collection, $uri, $max_steps
-// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences)
+// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences, hits)
 MATCH (root:TgResource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:TgExplain
 CALL (root) {
@@ -73,6 +73,10 @@ WITH root, total_steps, collect({
       }
     }]
   }],
-  documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}]
+  documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}],
+  hits: [(step)-[:HIT]->(h:RetrievalHit) | {
+    rank: h.rank, item: [(h)-[:RETRIEVED]->(c) | c.uri][0], fused: h.fusedScore,
+    vector_rank: h.vectorRank, vector_score: h.vectorScore, text_rank: h.textRank, text_score: h.textScore
+  }]
 }) AS steps
 RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, total_steps, steps

@@ -1,11 +1,14 @@
 """Document RAG as TrustGraph records it: grounding, chunk retrieval, chunk selection, synthesis.
 
 1. **Grounding** — the concepts of the question (the same stage as GraphRAG's).
-2. **Exploration** — each concept's embedding finds its nearest chunks through the chunk vector
-   index (one round trip for all concepts), deduplicated: ``tg:chunkCount`` and one
-   ``tg:selectedChunk`` per chunk.
-3. **Focus** — the chunks reranked by their similarity to the whole question; the best ``doc_limit``
-   become ChunkSelections with their scores (a side branch of the Exploration).
+2. **Exploration** — hybrid retrieval in one round trip: each concept's embedding and the question's find
+   their nearest chunks through the chunk vector index, and the question's words find chunks through the
+   chunk full-text index; the two lists (vectors ranked by similarity to the whole question, words by
+   Lucene's score) are fused by reciprocal rank (:func:`tgneo.store.kg.fuse`): ``tg:chunkCount`` and one
+   ``tg:selectedChunk`` per chunk, and, tgneo's own, one ``tgneo:RetrievalHit`` per chunk saying which
+   list found it at which rank (:mod:`tgneo.explain.retrieval`).
+3. **Focus** — the best ``doc_limit`` by fused rank become ChunkSelections, each scored by its similarity
+   to the whole question (a side branch of the Exploration).
 4. **Synthesis** — the answer streams from the selected chunks' texts; it derives from the
    **Exploration**, not the Focus, because that is where TrustGraph's trace reader looks for it.
 
@@ -22,6 +25,7 @@ from tgneo.engines.base import Engine, Outcome, Session
 from tgneo.engines.graphrag import ground, placed, usage
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import AnswerChunk, Event, Source
+from tgneo.explain.retrieval import RetrievalHit, retrieval_hit_uri
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Task
 from tgneo.nlp.segment import units
@@ -55,7 +59,16 @@ class DocRag(Engine):
             chunk_count=len(hits),
             chunk_ids=tuple(h.uri for h in hits),
         )
-        yield session.record(exploration)
+        why = [
+            RetrievalHit(
+                uri=retrieval_hit_uri(exploration.uri, rank), exploration=exploration.uri, item=h.uri, rank=rank,
+                fused=round(h.fused, 6), vector_rank=h.vector_rank, text_rank=h.text_rank,
+                vector_score=None if h.vector_rank is None else round(h.rerank, 4),
+                text_score=None if h.text_score is None else round(h.text_score, 4),
+            )
+            for rank, h in enumerate(hits, start=1)
+        ]  # fmt: skip
+        yield session.record(exploration, attached=why)
 
         kept = hits[: options["doc_limit"]]  # ranked by reciprocal rank fusion (kg.fuse)
         focus = DocRagFocus(

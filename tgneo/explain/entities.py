@@ -37,6 +37,7 @@ from tgneo.explain.citations import AnswerSentence
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.entity import Entity, LlmStep, Question, now_timestamp
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
+from tgneo.explain.retrieval import RetrievalHit
 from tgneo.explain.source import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "AgentSynthesis",
     "Analysis",
     "AnswerSentence",
+    "RetrievalHit",
     "ChunkSelection",
     "Conclusion",
     "Decomposition",
@@ -101,6 +103,7 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
         Decomposition,
         Finding,
         AnswerSentence,
+        RetrievalHit,
         Document,
         DerivedEntity,
         Subgraph,
@@ -108,7 +111,7 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
 }
 """Every concrete entity class by its ``kind``: the one table the recorder and the API consult."""
 
-TGNEO_ONLY = frozenset({AnswerSentence.kind})
+TGNEO_ONLY = frozenset({AnswerSentence.kind, RetrievalHit.kind})
 """The kinds TrustGraph has no builder for: tgneo's own, exported in the ``prov`` profile only."""
 
 

@@ -64,6 +64,10 @@ _COMMENTS: dict[str, str] = {
     "AnswerSentence": (
         "tgneo: one sentence of an answer, prov:wasDerivedFrom the edge or chunk selections that support it."
     ),
+    "RetrievalHit": (
+        "tgneo: how an Exploration found one item (tgneo:retrieved): its rank and score in the vector and "
+        "full-text lists, and its rank after reciprocal rank fusion."
+    ),
     "DocumentChange": (
         "tgneo: a source document a trace used was replaced or removed; the selections and answers it "
         "invalidated (prov:wasInvalidatedBy) are stale."

@@ -76,6 +76,8 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("entities", "thoughts", "documents"):
         if raw[key]:
             step[key] = plain(sorted(raw[key], key=_sort_key))
+    if raw.get("hits"):
+        step["hits"] = plain(sorted(raw["hits"], key=lambda h: h["rank"] or 0))
     if raw.get("sentences"):
         step["sentences"] = [_sentence(s) for s in sorted(raw["sentences"], key=lambda s: s["index"] or 0)]
     return step
