@@ -67,17 +67,29 @@ def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes
     assert ("index", ENTITY_NAME_INDEX) in _schema_state(store)
 
 
-def test_vector_indexes_for_another_length_are_refused_and_the_existing_ones_kept(store: Store) -> None:
+def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_rebuilt_once_none_does() -> None:
     import pytest
 
+    from tests.private_neo4j import private_neo4j
     from tgneo.errors import EmbeddingMismatch
-    from tgneo.store.schema import install_search_schema
+    from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
 
-    install_search_schema(store, 256)
-    before = _vector_indexes(store)
-    with pytest.raises(EmbeddingMismatch, match="holds 256-dimensional embeddings, but the configured embedding model"):
-        install_search_schema(store, 1536)
-    assert _vector_indexes(store) == before
+    with private_neo4j("schema-dimensions") as server, Store.from_settings(server.settings()) as store:
+        install_search_schema(store, 256)
+        before = _vector_indexes(store)
+        with store.driver.session(database=store.database) as session:
+            session.run(
+                "CREATE (:Tgneo:TgResource:TgChunk {workspace: 'w', collection: 'c', uri: 'urn:x:chunk', "
+                "embedding: [i IN range(1, 256) | 1.0 / i]})"
+            ).consume()
+        with pytest.raises(EmbeddingMismatch, match="holds 256-dimensional embeddings, but the configured embedding"):
+            install_search_schema(store, 384)
+        assert _vector_indexes(store) == before
+        with store.driver.session(database=store.database) as session:  # the embedding forgotten (--reembed)
+            session.run("MATCH (c:TgChunk {uri: 'urn:x:chunk'}) REMOVE c.embedding").consume()
+        install_search_schema(store, 384)
+        for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
+            assert _vector_indexes(store)[name]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
 
 
 OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message"}

@@ -34,6 +34,10 @@ SUPPORTED = 0.5
 LEXICAL_WEIGHT = 0.6
 """How much of a pair's score is key-term overlap; the rest is embedding similarity."""
 MAX_CITED = 3
+CITE_SHARE = 0.85
+"""Beside the best-supporting evidence, only evidence scoring at least this share of its score is cited too: with
+an embedder that knows meaning, a sentence merely about the same thing scores near :data:`SUPPORTED`, and citing
+it beside the sentence the answer quotes would dilute the citation."""
 """The most pieces of evidence cited for one answer sentence."""
 
 
@@ -81,7 +85,8 @@ def attribute(
                     candidate.uri, candidate.text, round(min(1.0, score), 4), candidate.chunk, candidate.section,
                     candidate.document, candidate.title,
                 )  # fmt: skip
-        cited = sorted(scored.values(), key=lambda e: (-e.score, e.uri, e.text))[:MAX_CITED]
+        ranked = sorted(scored.values(), key=lambda e: (-e.score, e.uri, e.text))
+        cited = [e for e in ranked if e.score >= CITE_SHARE * ranked[0].score][:MAX_CITED] if ranked else []
         uri = answer_sentence_uri(step, index)
         citations.append(Citation(index, sentence, tuple(cited), uri))
         entities.append(

@@ -165,14 +165,25 @@ def vector_index_dimensions(store: Store) -> dict[str, int]:
 def install_search_schema(store: Store, dimensions: int) -> list[str]:
     """Install :data:`SCHEMA` and the vector indexes for ``dimensions``-long embeddings (idempotent).
 
+    A vector index built for other dimensions that no node uses (no chunk or entity holds an embedding: a new
+    database, or every collection's embeddings forgotten by ``tgneo load index --reembed``) is dropped and built
+    again for these: nothing is lost, and changing the embedding model needs no hand-written ``DROP INDEX``.
+
     Raises:
-        EmbeddingMismatch: a vector index exists for embeddings of another length.
+        EmbeddingMismatch: a vector index some embeddings use exists for embeddings of another length.
     """
-    for name, existing in vector_index_dimensions(store).items():
-        if existing != dimensions:
-            raise EmbeddingMismatch(
-                f"the vector index {name} holds {existing}-dimensional embeddings, but the configured embedding "
-                f"model gives {dimensions}; use a model with {existing} dimensions (TGNEO_LLM, "
-                f"TGNEO_EMBEDDING_MODEL), or drop the index (DROP INDEX {name}) once no collection needs it"
-            )
+    stale = {name: existing for name, existing in vector_index_dimensions(store).items() if existing != dimensions}
+    if stale:
+        used = store.read(Q.vector_index_in_use)[0]
+        in_use = {ENTITY_VECTOR_INDEX: bool(used["entities"]), CHUNK_VECTOR_INDEX: bool(used["chunks"])}
+        for name, existing in stale.items():
+            if in_use[name]:
+                raise EmbeddingMismatch(
+                    f"the vector index {name} holds {existing}-dimensional embeddings, but the configured embedding "
+                    f"model gives {dimensions}; use a model with {existing} dimensions (TGNEO_LLM, "
+                    f"TGNEO_EMBEDDING_MODEL), or forget the old embeddings of every collection (tgneo load index "
+                    f"--reembed) so that the index can be rebuilt"
+                )
+        for name in stale:  # a name of search_schema's, never a caller's
+            store.run_schema(f"DROP INDEX {name} IF EXISTS")  # cypher-label-ok: tgneo's own index name
     return install_schema(store, SCHEMA + search_schema(dimensions))
