@@ -67,6 +67,12 @@ def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes
     assert ("index", ENTITY_NAME_INDEX) in _schema_state(store)
 
 
+def _wipe(store: Store) -> None:
+    """A private server is kept between runs: start from an empty database."""
+    with store.driver.session(database=store.database) as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
+
+
 def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_rebuilt_once_none_does() -> None:
     import pytest
 
@@ -75,6 +81,7 @@ def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_r
     from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
 
     with private_neo4j("schema-dimensions") as server, Store.from_settings(server.settings()) as store:
+        _wipe(store)
         install_search_schema(store, 256)
         before = _vector_indexes(store)
         with store.driver.session(database=store.database) as session:
@@ -90,6 +97,29 @@ def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_r
         install_search_schema(store, 384)
         for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
             assert _vector_indexes(store)[name]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
+
+
+def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_one_with_reembed() -> None:
+    import pytest
+
+    from tests.private_neo4j import private_neo4j
+    from tgneo.errors import EmbeddingMismatch
+    from tgneo.ingest.index import index_collection
+    from tgneo.ingest.loader import load_documents
+    from tgneo.ingest.sample import sources
+    from tgneo.llm.offline import OfflineLLM
+    from tgneo.store.embeddings import embedding_models
+    from tgneo.store.schema import CHUNK_VECTOR_INDEX
+
+    minilm = OfflineLLM(embedding_model="all-minilm-l6-v2")
+    with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
+        _wipe(store)
+        load_documents(store, OfflineLLM(), "w", "c", sources())  # hashed: 256 dimensions
+        with pytest.raises(EmbeddingMismatch, match="tgneo load index --reembed"):
+            index_collection(store, minilm, "w", "c")
+        report = index_collection(store, minilm, "w", "c", reembed=True)
+        assert report.chunks > 0 and embedding_models(store, "w", "c") == ["all-minilm-l6-v2"]
+        assert _vector_indexes(store)[CHUNK_VECTOR_INDEX]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
 
 
 OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message"}

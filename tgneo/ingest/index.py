@@ -70,12 +70,12 @@ def index_collection(
             f"workspace {workspace!r}, collection {collection!r} holds no documents and no knowledge graph: "
             "load some with `tgneo load documents PATH` or `tgneo load sample`"
         )
-    install_search_schema(store, llm.dimensions)
     model = llm.embedding_model
-    if reembed:
+    if reembed:  # before the schema: a model of other dimensions needs its vector indexes rebuilt, once unused
         while dropped := drop_embeddings(store, workspace, collection, model, _BATCH):
             if progress:
                 progress("dropped", dropped)
+    install_search_schema(store, llm.dimensions)
     check_model(store, workspace, collection, model)
     done = {"entities": 0, "chunks": 0}
     while rows := unindexed_entities(store, workspace, collection, _BATCH):

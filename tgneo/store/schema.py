@@ -181,8 +181,8 @@ def install_search_schema(store: Store, dimensions: int) -> list[str]:
                 raise EmbeddingMismatch(
                     f"the vector index {name} holds {existing}-dimensional embeddings, but the configured embedding "
                     f"model gives {dimensions}; use a model with {existing} dimensions (TGNEO_LLM, "
-                    f"TGNEO_EMBEDDING_MODEL), or forget the old embeddings of every collection (tgneo load index "
-                    f"--reembed) so that the index can be rebuilt"
+                    f"TGNEO_EMBEDDING_MODEL), or embed every collection again with this one (tgneo load index "
+                    f"--reembed --collection C, for each: once none holds the old embeddings, the index is rebuilt)"
                 )
         for name in stale:  # a name of search_schema's, never a caller's
             store.run_schema(f"DROP INDEX {name} IF EXISTS")  # cypher-label-ok: tgneo's own index name
