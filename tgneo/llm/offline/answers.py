@@ -175,8 +175,11 @@ def _blend(words: float, cos: float) -> float:
 
 
 TYPE_BONUS = 0.2
-"""Added to a relevant sentence's score when it offers the kind of answer the question wants (a term, a number,
-a definition: :mod:`tgneo.nlp.answer_type`)."""
+"""Added to a relevant sentence's score, times how well it offers the kind of answer the question wants (a term, a
+number, a definition: :mod:`tgneo.nlp.answer_type`). Measured with the hashed embedder, against none: SQLite's
+Document RAG 0.515 → 0.574, pip's 0.81 → 0.833, pip's GraphRAG 0.81 → 0.786 (one question). Dropping the
+neighbours that offer less than the best sentence was tried too and left out: it cost pip's GraphRAG three hits and
+its source recall (0.976 → 0.881), since the sentence naming the asked-for noun is not always the answer."""
 
 
 def _scores(question: str, candidates: Sequence[str]) -> list[float]:
@@ -217,10 +220,6 @@ def _quoted(question: str, sentences_: Sequence[str], scores: Sequence[float] | 
     if best == 0:
         return []
     kept = [s for s, score in zip(unique, scores, strict=True) if score >= QUOTE_SHARE * best]
-    wanted = wants(question)
-    if wanted is not None:  # a neighbour that offers less of what is asked than the best sentence is left out
-        top = fits(wanted, question, unique[scores.index(best)])
-        kept = [s for s in kept if fits(wanted, question, s) >= top]
     return [_focused(question, s) for s in kept[:MAX_ANSWER_SENTENCES]]
 
 
