@@ -41,6 +41,7 @@ from tgneo.store.model import refuse
 from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
+ENTITY_GONE = "Neo.ClientError.Statement.EntityNotFound"
 log = logging.getLogger("tgneo.store")
 
 READ = neo4j.READ_ACCESS
@@ -299,7 +300,9 @@ class Store:
         """Whether retrying can help: a transient Neo4j error, or a lost server that once answered."""
         if isinstance(e, ServiceUnavailable | SessionExpired):
             return self._reached
-        return isinstance(e, Neo4jError) and e.is_retryable()
+        # a node the query was reading was deleted by a concurrent transaction (two prunes of one collection):
+        # run again, the query sees the committed state
+        return isinstance(e, Neo4jError) and (e.is_retryable() or e.code == ENTITY_GONE)
 
     def run_schema(self, statement: str) -> None:
         """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary)."""
