@@ -1,5 +1,6 @@
-"""Hybrid retrieval: Document RAG reads the chunk vector index and the chunk full-text index, fuses the two
-rankings by reciprocal rank, and records in its Exploration which index found each chunk, at which rank.
+"""Hybrid retrieval: Document RAG reads the chunk vector index and the chunk full-text index, GraphRAG the entity
+vector and name indexes; each fuses the two rankings by reciprocal rank and records in its Exploration which index
+found each chunk or seed entity, at which rank.
 
 The corpus is three pages of SQLite's documentation (the quality bench's second set; no one here wrote them).
 """
@@ -13,14 +14,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from tgneo.engines import DocRag, Request
+from tgneo.engines import DocRag, GraphRag, Request
 from tgneo.explain.events import AnswerChunk, SessionEnd
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sources import discover
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store
-from tgneo.store.kg import RRF_K, ChunkHit, fuse
+from tgneo.store.kg import RRF_K, ChunkHit, SeedRow, fuse, fuse_seeds
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import get_trace
 from tgneo.tracetree import render_trace
@@ -40,12 +41,17 @@ def sqlite_docs(store: Store) -> str:
     return collection
 
 
-@pytest.fixture(scope="module")
-def answered(store: Store, sqlite_docs: str) -> tuple[str, dict[str, Any]]:
-    events = list(DocRag(store, OfflineLLM()).answer(Request(QUESTION, W, sqlite_docs)))
+def traced(engine: type[DocRag | GraphRag], store: Store, collection: str) -> tuple[str, dict[str, Any]]:
+    """The trace IRI and the trace of ``engine``'s answer to :data:`QUESTION`."""
+    events = list(engine(store, OfflineLLM()).answer(Request(QUESTION, W, collection)))
     end = events[-1]
     assert isinstance(end, SessionEnd) and end.trace
-    return end.trace, get_trace(store, W, sqlite_docs, end.trace)
+    return end.trace, get_trace(store, W, collection, end.trace)
+
+
+@pytest.fixture(scope="module")
+def answered(store: Store, sqlite_docs: str) -> tuple[str, dict[str, Any]]:
+    return traced(DocRag, store, sqlite_docs)
 
 
 def test_reciprocal_rank_fusion_puts_a_chunk_both_lists_found_above_chunks_one_list_found() -> None:
@@ -62,6 +68,65 @@ def test_reciprocal_rank_fusion_puts_a_chunk_both_lists_found_above_chunks_one_l
     assert {h.uri: (h.vector_rank, h.text_rank) for h in ranked[1:]} == {
         "urn:c:vector-first": (1, None), "urn:c:text-first": (None, 1),
     }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def graph_answered(store: Store, sqlite_docs: str) -> tuple[str, dict[str, Any]]:
+    return traced(GraphRag, store, sqlite_docs)
+
+
+def test_seed_fusion_puts_an_entity_both_indexes_found_for_a_concept_above_entities_one_found() -> None:
+    rows = [
+        SeedRow("urn:e:vector-first", "a", "pragma", vector_score=0.95, text_score=None),
+        SeedRow("urn:e:both", "b", "pragma", vector_score=0.85, text_score=2.0),
+        SeedRow("urn:e:text-first", "c", "pragma", vector_score=None, text_score=9.0),
+    ]
+    ranked = [seed for _, seed in fuse_seeds(rows, per_concept=3, total=3)]
+    assert ranked[0].uri == "urn:e:both"
+    assert (ranked[0].vector_rank, ranked[0].text_rank) == (2, 2)
+    assert ranked[0].fused == pytest.approx(2 / (RRF_K + 2))
+    assert {s.uri: (s.vector_rank, s.text_rank) for s in ranked[1:]} == {
+        "urn:e:vector-first": (1, None), "urn:e:text-first": (None, 1),
+    }  # fmt: skip
+
+
+def test_seed_fusion_keeps_per_concept_best_and_an_entity_once_at_its_best_concepts_ranks() -> None:
+    rows = [
+        SeedRow("urn:e:shared", "s", "alpha", vector_score=None, text_score=1.0),
+        SeedRow("urn:e:alpha-best", "a", "alpha", vector_score=None, text_score=5.0),
+        SeedRow("urn:e:alpha-third", "x", "alpha", vector_score=None, text_score=0.5),
+        SeedRow("urn:e:shared", "s", "beta", vector_score=0.9, text_score=4.0),
+    ]
+    ranked = {seed.uri: seed for _, seed in fuse_seeds(rows, per_concept=2, total=10)}
+    assert set(ranked) == {"urn:e:shared", "urn:e:alpha-best"}  # alpha kept two; its third is cut
+    shared = ranked["urn:e:shared"]
+    assert (shared.concept, shared.vector_rank, shared.text_rank) == ("beta", 1, 1)
+    assert [s.uri for _, s in fuse_seeds(rows, per_concept=2, total=1)] == ["urn:e:shared"]
+
+
+def test_graphrag_exploration_records_which_index_found_each_seed_entity(
+    graph_answered: tuple[str, dict[str, Any]],
+) -> None:
+    _, trace = graph_answered
+    exploration = next(s for s in trace["steps"] if s["type"] == "Exploration")
+    hits = exploration["hits"]
+    assert hits, "GraphRAG found no seed entity for a question its documents answer"
+    assert [h["rank"] for h in hits] == list(range(1, len(hits) + 1))
+    assert {h["item"] for h in hits} == {e["uri"] for e in exploration["entities"]}
+    assert all(h["vector_rank"] is not None or h["text_rank"] is not None for h in hits)
+    assert [h["fused"] for h in hits] == sorted((h["fused"] for h in hits), reverse=True)
+
+
+def test_graphrag_retrieval_hits_pass_the_shapes_and_leave_only_in_the_prov_profile(
+    store: Store, sqlite_docs: str, graph_answered: tuple[str, dict[str, Any]]
+) -> None:
+    uri, _ = graph_answered
+    prov = export_quads(store, W, sqlite_docs, uri, "prov")
+    assert sum(q.o == TGNEO.RetrievalHit for q in prov) >= 1
+    conforms, _, report = validate(graph_of(prov))
+    assert conforms, report
+    trustgraph = export_quads(store, W, sqlite_docs, uri, "trustgraph")
+    assert not any(str(term).startswith(str(TGNEO)) for q in trustgraph for term in (q.s, q.p, q.o))
 
 
 def test_the_exploration_records_which_index_found_each_chunk_and_the_focus_reads_them_in_fused_order(
@@ -104,3 +169,17 @@ def test_trace_show_says_which_index_found_each_chunk(answered: tuple[str, dict[
     shown = console.export_text()
     assert "vector rank / full-text rank → fused" in shown
     assert "full text #1 (" in shown and "vector #1 (" in shown
+
+
+def test_trace_show_names_each_seed_entity_graphrag_found_and_which_index_found_it(
+    graph_answered: tuple[str, dict[str, Any]],
+) -> None:
+    _, trace = graph_answered
+    exploration = next(s for s in trace["steps"] if s["type"] == "Exploration")
+    best = exploration["hits"][0]
+    name = next(e["label"] for e in exploration["entities"] if e["uri"] == best["item"])
+    console = Console(width=250, record=True)
+    console.print(render_trace(trace))
+    shown = console.export_text()
+    assert "seed entity(ies): vector rank / full-text rank → fused" in shown
+    assert f"#1 {name} <{best['item']}>" in shown

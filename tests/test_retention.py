@@ -83,7 +83,8 @@ def test_prune_deletes_a_traces_steps_selections_and_texts_but_never_the_graph_o
     after = counts(store, collection)
     assert (after["statements"], after["sources"]) == (empty["statements"], empty["sources"])
     assert after["explain"] == len(whole["steps"]) + sum(
-        len(s.get("edges", [])) + len(s.get("chunks", [])) + len(s.get("sentences", [])) for s in whole["steps"]
+        len(s.get("edges", [])) + len(s.get("chunks", [])) + len(s.get("sentences", [])) + len(s.get("hits", []))
+        for s in whole["steps"]
     ) + sum(1 for s in whole["steps"] if s["type"] == "Thought")  # what is left is the kept trace, whole
 
 

@@ -78,14 +78,16 @@ HITS_SHOWN = 10
 """How many of an Exploration's retrieval hits ``trace show`` lists (best first)."""
 
 
-def hit_line(hit: dict[str, Any]) -> str:
-    """One retrieval hit as ``#1 <chunk>  vector #2 (0.61) + full text #1 (7.3) → 0.0325``."""
+def hit_line(hit: dict[str, Any], name: str | None = None) -> str:
+    """One retrieval hit as ``#1 <chunk>  vector #2 (0.61) + full text #1 (7.3) → 0.0325`` (a seed entity's
+    ``name`` before its IRI)."""
     found = []
     if hit.get("vector_rank") is not None:
         found.append(f"vector #{hit['vector_rank']} ({hit['vector_score']:.2f})")
     if hit.get("text_rank") is not None:
         found.append(f"full text #{hit['text_rank']} ({hit['text_score']:.1f})")
-    return f"#{hit['rank']} {hit['item']}  {' + '.join(found)} → {hit['fused']:.4f}"
+    item = f"{name} <{hit['item']}>" if name else hit["item"]
+    return f"#{hit['rank']} {item}  {' + '.join(found)} → {hit['fused']:.4f}"
 
 
 def render_trace(trace: dict[str, Any]) -> Tree:
@@ -136,9 +138,11 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             score = f" score {chunk['score']:.2f}" if isinstance(chunk.get("score"), int | float) else ""
             node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}")
         if step.get("hits"):
-            found = node.add(f"[dim]found {len(step['hits'])} chunk(s): vector rank / full-text rank → fused[/]")
+            names = {e["uri"]: e.get("label") for e in step.get("entities", [])}  # GraphRAG's seeds
+            what = "seed entity(ies)" if names else "chunk(s)"
+            found = node.add(f"[dim]found {len(step['hits'])} {what}: vector rank / full-text rank → fused[/]")
             for hit in step["hits"][:HITS_SHOWN]:
-                found.add(escape(hit_line(hit)))
+                found.add(escape(hit_line(hit, names.get(hit["item"]))))
             if len(step["hits"]) > HITS_SHOWN:
                 found.add(f"[dim]… {len(step['hits']) - HITS_SHOWN} more[/]")
         for doc in step.get("documents", []):

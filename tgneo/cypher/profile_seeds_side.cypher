@@ -1,13 +1,13 @@
-// Purpose: GraphRAG over a graph profile, step 1 by tgneo's side index (`tgneo load index --graph`): the tgneo-owned entries of the workspace and collection whose name matches a concept (full text) or whose embedding is near it (at least $min_similarity), each resolved to their node (still of their entity label). The indexes span every collection: $fetch hits are read and this collection's kept.
-// Params: $workspace, $collection, $name_index, $vector_index, $label, $key, $name, $concepts (LIST<MAP> text, query, vector), $per_concept, $total, $fetch, $min_similarity
-// Returns: element STRING, key ANY, name ANY, score FLOAT, concept STRING
+// Purpose: GraphRAG over a graph profile, step 1 by tgneo's side index (`tgneo load index --graph`): the tgneo-owned entries of the workspace and collection whose name matches a concept (full text, the $per_concept best by Lucene score) or whose embedding is near it (the $per_concept best of at least $min_similarity, scored by their exact similarity), each resolved to their node (still of their entity label), with each list's score, for reciprocal rank fusion in tgneo.store.kg.fuse_seeds. The indexes span every collection: $fetch hits are read and this collection's kept.
+// Params: $workspace, $collection, $name_index, $vector_index, $label, $key, $name, $concepts (LIST<MAP> text, query, vector), $per_concept, $fetch, $min_similarity
+// Returns: concept STRING, element STRING, key ANY, name ANY, text_score FLOAT (null: the full-text list did not find it), vector_score FLOAT (null: the vector list did not)
 UNWIND $concepts AS c
 CALL (c) {
   CALL db.index.fulltext.queryNodes($name_index, c.query, {limit: $fetch}) YIELD node, score
   WITH node, score
   WHERE node.workspace = $workspace AND node.collection = $collection AND node.element IS NOT NULL AND NOT node:TgChunk
-  RETURN node, score / (score + 1.0) AS s
-  ORDER BY s DESC, node.uri
+  RETURN node, score AS text, null AS vector
+  ORDER BY text DESC, node.uri
   LIMIT $per_concept
   UNION
   WITH c WHERE c.vector IS NOT NULL
@@ -15,13 +15,11 @@ CALL (c) {
   WITH node, score
   WHERE node.workspace = $workspace AND node.collection = $collection AND node.element IS NOT NULL AND NOT node:TgChunk
     AND score >= $min_similarity
-  RETURN node, score AS s
-  ORDER BY s DESC, node.uri
+  RETURN node, null AS text, vector.similarity.cosine(c.vector, node.embedding) AS vector
+  ORDER BY vector DESC, node.uri
   LIMIT $per_concept
 }
-WITH node.element AS element, max(s) AS score, min(c.text) AS concept
+WITH c.text AS concept, node.element AS element, max(text) AS text_score, max(vector) AS vector_score
 MATCH (their) WHERE elementId(their) = element AND $label IN labels(their)
-WITH their, score, concept
-ORDER BY score DESC, elementId(their)
-LIMIT $total
-RETURN elementId(their) AS element, their[$key] AS key, their[$name] AS name, score, concept
+RETURN concept, element, their[$key] AS key, their[$name] AS name, text_score, vector_score
+ORDER BY concept, element

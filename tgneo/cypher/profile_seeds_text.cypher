@@ -1,15 +1,14 @@
-// Purpose: GraphRAG over a graph profile, step 1 by their full-text index: the nodes of their entity label that each concept names, best first (scores mapped to 0..1 as tgneo's own seeds are). Read only.
-// Params: $index, $label, $key, $name, $concepts (LIST<MAP> text, query), $per_concept, $total, $fetch
-// Returns: element STRING, key ANY, name ANY, score FLOAT, concept STRING
+// Purpose: GraphRAG over a graph profile, step 1 by their full-text index: the $per_concept nodes of their entity label that each concept names best, with their Lucene score (ranked with tgneo's own seeds by tgneo.store.kg.fuse_seeds). Read only.
+// Params: $index, $label, $key, $name, $concepts (LIST<MAP> text, query), $per_concept, $fetch
+// Returns: concept STRING, element STRING, key ANY, name ANY, text_score FLOAT, vector_score FLOAT (always null)
 UNWIND $concepts AS c
 CALL (c) {
   CALL db.index.fulltext.queryNodes($index, c.query, {limit: $fetch}) YIELD node, score
   WITH node, score WHERE $label IN labels(node)
-  RETURN node, score / (score + 1.0) AS s
-  ORDER BY s DESC, elementId(node)
+  RETURN node, score
+  ORDER BY score DESC, elementId(node)
   LIMIT $per_concept
 }
-WITH node, max(s) AS score, min(c.text) AS concept
-ORDER BY score DESC, elementId(node)
-LIMIT $total
-RETURN elementId(node) AS element, node[$key] AS key, node[$name] AS name, score, concept
+RETURN c.text AS concept, elementId(node) AS element, node[$key] AS key, node[$name] AS name,
+       max(score) AS text_score, null AS vector_score
+ORDER BY concept, element

@@ -25,7 +25,7 @@ from tgneo.engines.base import Engine, Outcome, Session
 from tgneo.engines.graphrag import ground, placed, usage
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import AnswerChunk, Event, Source
-from tgneo.explain.retrieval import RetrievalHit, retrieval_hit_uri
+from tgneo.explain.retrieval import retrieval_hits
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Task
 from tgneo.nlp.segment import units
@@ -59,15 +59,7 @@ class DocRag(Engine):
             chunk_count=len(hits),
             chunk_ids=tuple(h.uri for h in hits),
         )
-        why = [
-            RetrievalHit(
-                uri=retrieval_hit_uri(exploration.uri, rank), exploration=exploration.uri, item=h.uri, rank=rank,
-                fused=round(h.fused, 6), vector_rank=h.vector_rank, text_rank=h.text_rank,
-                vector_score=None if h.vector_rank is None else round(h.rerank, 4),
-                text_score=None if h.text_score is None else round(h.text_score, 4),
-            )
-            for rank, h in enumerate(hits, start=1)
-        ]  # fmt: skip
+        why = retrieval_hits(exploration.uri, hits)
         yield session.record(exploration, attached=why)
 
         kept = hits[: options["doc_limit"]]  # ranked by reciprocal rank fusion (kg.fuse)

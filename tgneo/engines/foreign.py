@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rdflib.term import Literal, URIRef
@@ -59,8 +59,10 @@ from tgneo.store.kg import (
     EvidenceRow,
     Reads,
     Seed,
+    SeedRow,
     answer_sources,
     fuse,
+    fuse_seeds,
 )
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
 from tgneo.store.search import lucene_query, smallest_name
@@ -153,8 +155,7 @@ class ProfileGraph:
             return []
         checked, entity = check(self.store, self.profile), self.profile.entity
         common: dict[str, Any] = {"label": entity.label, "key": entity.key, "name": entity.name,
-                                  "per_concept": per_concept, "total": total,
-                                  "fetch": max(100, per_concept * OVERFETCH)}  # fmt: skip
+                                  "per_concept": per_concept, "fetch": max(100, per_concept * OVERFETCH)}  # fmt: skip
         rows = [{"text": c, "query": lucene_query(c), "vector": vectors[i] if vectors else None}
                 for i, c in enumerate(concepts)]  # fmt: skip
         route = self._entity_route(checked)
@@ -172,10 +173,12 @@ class ProfileGraph:
             )
         else:
             raise self._unsearchable("entities", checked.entity_vector)
+        their = {r["element"]: (r["key"], r["name"]) for r in records}
+        found = [SeedRow.of(r, "element") for r in records]
         seeds = []
-        for r in records:
-            iri = self._entity(r["element"], r["key"], r["name"])
-            seeds.append(Seed(iri, self.found.names.get(iri), float(r["score"]), r["concept"]))
+        for row, seed in fuse_seeds(found, per_concept, total):
+            iri = self._entity(row.key, *their[row.key])
+            seeds.append(replace(seed, uri=iri, name=self.found.names.get(iri)))
         return seeds
 
     def explore(

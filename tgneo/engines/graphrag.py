@@ -2,7 +2,9 @@
 
 1. **Grounding** — the LLM names the question's concepts (``grounding`` stage).
 2. **Exploration** — each concept finds entities through the full-text index on entity names and the
-   vector index on their embeddings (one round trip for all concepts), then the neighbourhood of those
+   vector index on their embeddings (one round trip for all concepts), the two lists fused by reciprocal rank
+   (:func:`tgneo.store.kg.fuse_seeds`; one ``tgneo:RetrievalHit`` per seed entity records which index found
+   it at which rank, :mod:`tgneo.explain.retrieval`), then the neighbourhood of those
    entities is expanded hop by hop (one round trip per hop, ``max_path_length`` hops), within
    ``entity_limit``, ``triple_limit`` (statements per entity) and ``max_subgraph_size`` — knowledge
    graph only: statements asserted in the default graph, never provenance or explain nodes.
@@ -31,6 +33,7 @@ from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
 from tgneo.explain.events import AnswerChunk, Event, Evidence, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
+from tgneo.explain.retrieval import retrieval_hits
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.parsing import json_objects
@@ -79,7 +82,7 @@ class GraphRag(Engine):
             edge_count=len(edges),
             entities=tuple(s.uri for s in seeds),
         )
-        yield session.record(exploration)
+        yield session.record(exploration, attached=retrieval_hits(exploration.uri, seeds))
 
         selections, focus_calls = focus(session, concepts, edges, options)
         focus_step = Focus(

@@ -1,9 +1,11 @@
 """Retrieval hits: why an Exploration found each item — which index found it, at which rank (tgneo's own).
 
 Hybrid retrieval reads two lists, the vector index's (ranked by similarity to the question) and the full-text
-index's (ranked by Lucene's score), and fuses them by reciprocal rank (:func:`tgneo.store.kg.fuse`).
-TrustGraph's Exploration names the chunks it found (``tg:selectedChunk``) but not why; tgneo attaches one
-``tgneo:RetrievalHit`` per chunk to it (``tgneo:hit``), with the chunk (``tgneo:retrieved``), its rank in each
+index's (ranked by Lucene's score), and fuses them by reciprocal rank: chunks for Document RAG
+(:func:`tgneo.store.kg.fuse`), seed entities for GraphRAG (:func:`tgneo.store.kg.fuse_seeds`).
+TrustGraph's Exploration names the chunks or entities it found (``tg:selectedChunk``, ``tg:entity``) but not
+why; tgneo attaches one ``tgneo:RetrievalHit`` per item to it (``tgneo:hit``), with the item
+(``tgneo:retrieved``), its rank in each
 list that found it and its score there, and its fused rank and score. A hit without ``tgneo:vectorRank`` was
 found by its words alone; one without ``tgneo:textRank`` by its meaning alone.
 
@@ -13,14 +15,16 @@ only the ``prov`` profile exports them: the ``trustgraph`` profile stays exactly
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from tgneo.errors import InvalidEntity
 from tgneo.explain.entity import Entity, Quads, valid_score
 from tgneo.rdf.terms import Quad
 from tgneo.vocab import PROV, TGNEO
 
-__all__ = ["RetrievalHit", "retrieval_hit_uri"]
+__all__ = ["Found", "RetrievalHit", "retrieval_hit_uri", "retrieval_hits"]
 
 
 def retrieval_hit_uri(exploration: str, rank: int) -> str:
@@ -34,7 +38,7 @@ class RetrievalHit(Entity):
 
     Attributes:
         exploration: The Exploration that found it.
-        item: The item's IRI (a chunk).
+        item: The item's IRI (a chunk, or a seed entity of GraphRAG).
         rank: Its 1-based rank after fusion.
         fused: Its reciprocal-rank-fusion score.
         vector_rank, vector_score: Its rank and similarity in the vector list (``None``: not found there).
@@ -78,3 +82,33 @@ class RetrievalHit(Entity):
             if value is not None:
                 me.text(term, value)
         return out.quads
+
+
+class Found(Protocol):
+    """An item a hybrid retrieval found and ranked (:class:`tgneo.store.kg.ChunkHit`, :class:`tgneo.store.kg.Seed`)."""
+
+    @property
+    def uri(self) -> str: ...
+    @property
+    def fused(self) -> float: ...
+    @property
+    def vector_rank(self) -> int | None: ...
+    @property
+    def vector_similarity(self) -> float | None: ...
+    @property
+    def text_rank(self) -> int | None: ...
+    @property
+    def text_score(self) -> float | None: ...
+
+
+def retrieval_hits(exploration: str, found: Sequence[Found]) -> list[RetrievalHit]:
+    """One hit per item of ``found``, in its order (rank 1 first), for the Exploration ``exploration``."""
+    return [
+        RetrievalHit(
+            uri=retrieval_hit_uri(exploration, rank), exploration=exploration, item=f.uri, rank=rank,
+            fused=round(f.fused, 6), vector_rank=f.vector_rank, text_rank=f.text_rank,
+            vector_score=None if f.vector_similarity is None else round(f.vector_similarity, 4),
+            text_score=None if f.text_score is None else round(f.text_score, 4),
+        )
+        for rank, f in enumerate(found, start=1)
+    ]  # fmt: skip

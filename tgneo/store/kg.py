@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from rdflib.term import BNode, Literal, URIRef
@@ -43,12 +43,24 @@ with the collection. Past that, fewer hits come back than asked for."""
 
 @dataclass(frozen=True)
 class Seed:
-    """An entity a concept named, and how well (0..1)."""
+    """An entity a concept named, how well (``score``, 0..1), and why: its rank and score in the vector list
+    and in the full-text list of the concept that ranked it best (``None`` where that list did not find it),
+    and its reciprocal-rank-fusion score there (:func:`fuse_seeds`)."""
 
     uri: str
     name: str | None
     score: float
     concept: str
+    vector_rank: int | None = None
+    vector_score: float | None = None
+    text_rank: int | None = None
+    text_score: float | None = None
+    fused: float = 0.0
+
+    @property
+    def vector_similarity(self) -> float | None:
+        """Its similarity to the concept, where the vector list found it."""
+        return self.vector_score
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,11 @@ class ChunkHit:
     text_rank: int | None = None
     fused: float = 0.0
 
+    @property
+    def vector_similarity(self) -> float | None:
+        """Its similarity to the whole question (what the vector list ranks by), where that list found it."""
+        return None if self.vector_rank is None else self.rerank
+
 
 RRF_K = 60
 """Reciprocal rank fusion's constant (Cormack et al. 2009, and LLM Graph Builder's hybrid search): a chunk
@@ -130,6 +147,62 @@ def fuse(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     return sorted(ranked, key=lambda h: (-h.fused, -h.rerank, h.uri))
 
 
+@dataclass(frozen=True)
+class SeedRow:
+    """One entity one concept's search found: its key (an IRI, or another tool's element id), its name, and its
+    score in each list that found it (the vector index's similarity, the full-text index's Lucene score)."""
+
+    key: str
+    name: object
+    concept: str
+    vector_score: float | None
+    text_score: float | None
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any], key: str) -> SeedRow:
+        """The row of a seed query's record (``cypher/seed_entities.cypher``, ``profile_seeds_*.cypher``)."""
+        vector, text = optional_float(record["vector_score"]), optional_float(record["text_score"])
+        return cls(record[key], record["name"], record["concept"], vector, text)
+
+
+def fuse_seeds(rows: Sequence[SeedRow], per_concept: int, total: int) -> list[tuple[SeedRow, Seed]]:
+    """The entities ``rows`` found, ranked by reciprocal rank fusion, best first, each with its ranks.
+
+    Each concept ranks its own two lists (vector similarity, Lucene score) and keeps its ``per_concept`` best
+    by fused score (:data:`RRF_K`, as :func:`fuse` ranks chunks): an entity both indexes found for a concept
+    rises above one that only either did, whatever the two scores' scales. An entity several concepts found
+    keeps its best concept's ranks; the ``total`` best are returned. Ties go to the better score, then the key.
+    ``Seed.uri`` is the row's key: a caller whose keys are not IRIs maps them.
+    """
+    by_concept: dict[str, list[SeedRow]] = {}
+    for row in rows:
+        by_concept.setdefault(row.concept, []).append(row)
+    best: dict[str, Seed] = {}
+    found: dict[str, SeedRow] = {}
+    for concept in sorted(by_concept):
+        listed = by_concept[concept]
+        by_vector = sorted(
+            (r for r in listed if r.vector_score is not None), key=lambda r: (-(r.vector_score or 0), r.key)
+        )
+        by_text = sorted((r for r in listed if r.text_score is not None), key=lambda r: (-(r.text_score or 0), r.key))
+        vector_rank = {r.key: i for i, r in enumerate(by_vector, start=1)}
+        text_rank = {r.key: i for i, r in enumerate(by_text, start=1)}
+        seeds = []
+        for r in listed:
+            v, t = vector_rank.get(r.key), text_rank.get(r.key)
+            fused = (1.0 / (RRF_K + v) if v else 0.0) + (1.0 / (RRF_K + t) if t else 0.0)
+            text_norm = r.text_score / (r.text_score + 1.0) if r.text_score is not None else 0.0
+            score = max(r.vector_score or 0.0, text_norm)
+            seeds.append((Seed(r.key, None, score, concept, v, r.vector_score, t, r.text_score, fused), r))
+        seeds.sort(key=lambda pair: (-pair[0].fused, -pair[0].score, pair[0].uri))
+        for seed, row in seeds[:per_concept]:
+            held = best.get(seed.uri)
+            if held is None or (seed.fused, seed.score) > (held.fused, held.score):
+                best[seed.uri], found[seed.uri] = seed, row
+    ranked = sorted(best.values(), key=lambda s: (-s.fused, -s.score, s.uri))[:total]
+    return [(found[s.uri], s) for s in ranked]
+
+
 def seed_entities(
     store: Store,
     workspace: str,
@@ -139,18 +212,19 @@ def seed_entities(
     per_concept: int,
     total: int,
 ) -> list[Seed]:
-    """The entities the concepts name (full-text and, with ``vectors``, vector search), best first."""
+    """The entities the concepts name (full-text and, with ``vectors``, vector search), fused by :func:`fuse_seeds`."""
     if not concepts:
         return []
-    rows = [
+    asked = [
         {"text": c, "query": lucene_query(c), "vector": vectors[i] if vectors else None} for i, c in enumerate(concepts)
     ]
     records = store.read(
-        Q.seed_entities, workspace=workspace, collection=collection, concepts=rows, per_concept=per_concept,
-        total=total, overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
+        Q.seed_entities, workspace=workspace, collection=collection, concepts=asked, per_concept=per_concept,
+        overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
         vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY, widen=WIDEN, reserved=STRUCTURE_KEYS,
     )  # fmt: skip
-    return [Seed(r["uri"], display_name(r["name"]), float(r["score"]), r["concept"]) for r in records]
+    rows = [SeedRow.of(r, "uri") for r in records]
+    return [replace(seed, name=display_name(row.name)) for row, seed in fuse_seeds(rows, per_concept, total)]
 
 
 def display_name(name: object) -> str | None:
@@ -322,12 +396,14 @@ def search_chunks(
         text_limit=per_concept,
     )  # fmt: skip
     return fuse([
-        ChunkHit(r["uri"], r["text"] or "", _float(r["score"]), float(r["rerank"] or 0.0), _float(r["text_score"]))
+        ChunkHit(r["uri"], r["text"] or "", optional_float(r["score"]), float(r["rerank"] or 0.0),
+                 optional_float(r["text_score"]))
         for r in records
     ])  # fmt: skip
 
 
-def _float(value: object) -> float | None:
+def optional_float(value: object) -> float | None:
+    """A score read from Neo4j, or ``None`` where the list that scores it did not find the item."""
     return None if value is None else float(value)  # type: ignore[arg-type]
 
 
