@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -135,16 +135,25 @@ def fuse(hits: Sequence[ChunkHit]) -> list[ChunkHit]:
     question's words *and* means its meaning above one that only does either. Ties go to the better vector
     similarity, then to the IRI, so the order is deterministic.
     """
-    by_vector = sorted((h for h in hits if h.score is not None), key=lambda h: (-h.rerank, h.uri))
-    by_text = sorted((h for h in hits if h.text_score is not None), key=lambda h: (-(h.text_score or 0.0), h.uri))
-    vector_rank = {h.uri: i for i, h in enumerate(by_vector, start=1)}
-    text_rank = {h.uri: i for i, h in enumerate(by_text, start=1)}
+    vector_rank = ranks((h.uri, None if h.score is None else h.rerank) for h in hits)
+    text_rank = ranks((h.uri, h.text_score) for h in hits)
     ranked = []
     for h in hits:
         v, t = vector_rank.get(h.uri), text_rank.get(h.uri)
-        fused = (1.0 / (RRF_K + v) if v else 0.0) + (1.0 / (RRF_K + t) if t else 0.0)
-        ranked.append(ChunkHit(h.uri, h.text, h.score, h.rerank, h.text_score, v, t, fused))
+        ranked.append(ChunkHit(h.uri, h.text, h.score, h.rerank, h.text_score, v, t, rrf(v, t)))
     return sorted(ranked, key=lambda h: (-h.fused, -h.rerank, h.uri))
+
+
+def ranks(scored: Iterable[tuple[str, float | None]]) -> dict[str, int]:
+    """The 1-based rank of each key in one list, best score first (ties by key); keys without a score are not in
+    the list."""
+    listed = sorted(((key, score) for key, score in scored if score is not None), key=lambda ks: (-ks[1], ks[0]))
+    return {key: i for i, (key, _) in enumerate(listed, start=1)}
+
+
+def rrf(*in_lists: int | None) -> float:
+    """Reciprocal rank fusion: ``Σ 1 / (RRF_K + rank)`` over the lists an item is ranked in (``None``: not there)."""
+    return sum(1.0 / (RRF_K + r) for r in in_lists if r)
 
 
 @dataclass(frozen=True)
@@ -181,16 +190,12 @@ def fuse_seeds(rows: Sequence[SeedRow], per_concept: int, total: int) -> list[tu
     found: dict[str, SeedRow] = {}
     for concept in sorted(by_concept):
         listed = by_concept[concept]
-        by_vector = sorted(
-            (r for r in listed if r.vector_score is not None), key=lambda r: (-(r.vector_score or 0), r.key)
-        )
-        by_text = sorted((r for r in listed if r.text_score is not None), key=lambda r: (-(r.text_score or 0), r.key))
-        vector_rank = {r.key: i for i, r in enumerate(by_vector, start=1)}
-        text_rank = {r.key: i for i, r in enumerate(by_text, start=1)}
+        vector_rank = ranks((r.key, r.vector_score) for r in listed)
+        text_rank = ranks((r.key, r.text_score) for r in listed)
         seeds = []
         for r in listed:
             v, t = vector_rank.get(r.key), text_rank.get(r.key)
-            fused = (1.0 / (RRF_K + v) if v else 0.0) + (1.0 / (RRF_K + t) if t else 0.0)
+            fused = rrf(v, t)
             text_norm = r.text_score / (r.text_score + 1.0) if r.text_score is not None else 0.0
             score = max(r.vector_score or 0.0, text_norm)
             seeds.append((Seed(r.key, None, score, concept, v, r.vector_score, t, r.text_score, fused), r))
