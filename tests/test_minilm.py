@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -213,3 +213,32 @@ def test_load_model_refuses_a_model_it_does_not_know_and_names_the_ones_it_does(
     result = _tgneo("load", "model", "bert-large", home=tmp_path)
     assert result.returncode == 2
     assert "all-minilm-l6-v2-q" in result.stderr and "Traceback" not in result.stderr
+
+
+class _Counting(q.QuantizedMiniLMEmbedder):
+    """The real int8 model, remembering which texts it was asked to embed."""
+
+    model = "counting-" + q.MODEL  # its own cache entries, apart from other tests'
+    asked: list[str]
+
+    def vectors(self, texts: Sequence[str]) -> list[list[float]]:
+        self.asked.extend(texts)
+        return super().vectors(texts)
+
+
+def test_meaning_embeds_each_distinct_sentence_once_and_keeps_it_for_the_next_call() -> None:
+    from tgneo.llm.offline import meaning
+
+    counting = _Counting()
+    counting.asked = []
+    question = "How do I shrink a database file?"
+    sentences = ["The VACUUM command rebuilds the database file.", "Triggers run on insert.", "A page is 4096 bytes."]
+    with meaning.using(counting):
+        first = meaning.similarities(question, [sentences[0], sentences[1], sentences[0]])
+        second = meaning.similarities(question, [sentences[1], sentences[2]])
+    assert sorted(counting.asked) == sorted([question, *sentences])  # each text embedded once, in all
+    vectors = np.array(q.QuantizedMiniLMEmbedder().vectors([question, *sentences]))
+    direct = vectors[1:] @ vectors[0]
+    assert first is not None and second is not None
+    assert np.allclose(first, [direct[0], direct[1], direct[0]], atol=1e-5)
+    assert np.allclose(second, [direct[1], direct[2]], atol=1e-5)

