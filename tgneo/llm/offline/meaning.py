@@ -39,7 +39,8 @@ def similarities(question: str, candidates: Sequence[str]) -> list[float] | None
 
     Each distinct text is embedded once: GraphRAG's edges repeat the sentence they were read from (a sentence
     holds several facts), and the same sentences come back across a session's stages and questions, so vectors
-    are kept per model in a bounded cache (:data:`_CACHED` texts, float32, about 1.5 KB each at 384 dimensions).
+    are kept per model in a bounded cache (:data:`_CACHED` texts, float32: about 1.5 KB each at 384 dimensions,
+    35 MB when full).
     """
     embedder = _EMBEDDER.get()
     if embedder is None or not getattr(embedder, "knows_meaning", False) or not candidates:
@@ -49,7 +50,7 @@ def similarities(question: str, candidates: Sequence[str]) -> list[float] | None
     return [sum(a * b for a, b in zip(asked, vectors[c], strict=True)) for c in candidates]
 
 
-_CACHED = 50_000
+_CACHED = 20_000
 _cache: OrderedDict[tuple[str, str], array[float]] = OrderedDict()
 _lock = threading.Lock()
 

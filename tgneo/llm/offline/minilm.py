@@ -17,8 +17,8 @@ Where the weights come from, two sources of one model:
 
 Neither is the default (README, "Sentence embeddings offline"; ``scripts/bench/embedders.py``): the int8 one
 adds 74 MB installed, within the 150 MB a default may add, but embeds a chunk of the quality bench's corpora
-(700 characters on average) in about 25 ms on this project's 2-core machine, over the 20 ms; the float32 one
-adds 142 MB and is as slow.
+(700 characters on average) in 21–24 ms on this project's 2-core machine, over the 20 ms; the float32 one adds
+142 MB and is as fast.
 
 How it runs: the text is cut into word pieces by :class:`~tgneo.llm.offline.wordpiece.WordPiece` (the ids of
 Hugging Face's tokenizer, without it), and the forward pass is the BERT encoder written out in numpy
@@ -88,6 +88,8 @@ def available() -> bool:
 
 @dataclass(frozen=True)
 class Weights:
+    """A loaded model: its tokenizer and its tensors as :func:`_encode` reads them (see :func:`prepared`)."""
+
     tokenizer: WordPiece
     tensors: dict[str, Any]
 
@@ -131,7 +133,10 @@ def _load(path: Path | None = None) -> Weights:
     try:
         from safetensors.numpy import load
     except ImportError as e:  # pragma: no cover - the minilm extra's dependency
-        raise ConfigError(f"the {MODEL} embedder needs numpy and safetensors (the minilm extra): {e}") from e
+        raise ConfigError(
+            f"the float32 {MODEL} embedder reads its weights with safetensors: pip install safetensors==0.8.0 ({e}); "
+            "the int8 all-minilm-l6-v2-q needs nothing more than the minilm extra"
+        ) from e
     path = path or _zip_path()
     if path is None:
         raise ConfigError(f"the {MODEL} embedder's weights are not installed: {INSTALL}")
