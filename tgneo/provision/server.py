@@ -184,12 +184,12 @@ def find_java(jvm_dirs: tuple[str, ...] = ("/usr/lib/jvm",)) -> Path:
     )
 
 
-def find_maven() -> str:
-    """The ``mvn`` executable. Raises ``MissingTool`` naming the Debian package when absent."""
+def find_maven(what: str = "Neo4j") -> str:
+    """The ``mvn`` executable. Raises ``MissingTool`` naming the Debian package (and what needs it) when absent."""
     mvn = os.environ.get("TGNEO_MVN") or shutil.which("mvn")
     if not mvn:
         raise MissingTool(
-            f"Provisioning Neo4j from Maven Central needs Maven: install it with `apt-get install {_MAVEN_PACKAGE}`."
+            f"Provisioning {what} from Maven Central needs Maven: install it with `apt-get install {_MAVEN_PACKAGE}`."
         )
     return mvn
 
@@ -202,12 +202,14 @@ def copy_maven_dependencies(
     exclude_artifact_ids: tuple[str, ...] = (),
     verify: Callable[[Path], None] | None = None,
     marker: str = "",
+    what: str = "Neo4j",
 ) -> Path:
     """Resolve ``pom``'s runtime dependencies from Maven Central into ``target/lib`` and return it.
 
     Why staged: a download killed half-way must never look complete. Maven writes into a sibling
     staging directory; only after ``verify`` accepts its ``lib/`` is it renamed to ``target`` and the
     ``COMPLETE`` marker written. A complete ``target`` is returned at once (callers hold a lock).
+    ``what`` names what is being provisioned in the message that asks for Maven.
 
     Raises:
         MissingTool: Maven or Java 17 is missing.
@@ -215,7 +217,7 @@ def copy_maven_dependencies(
     """
     if (target / "COMPLETE").exists():
         return target / "lib"
-    mvn = find_maven()
+    mvn = find_maven(what)
     java = find_java()
     staging = target.parent / f".{target.name}.staging"
     shutil.rmtree(staging, ignore_errors=True)
