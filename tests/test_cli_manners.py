@@ -98,3 +98,12 @@ def test_every_command_refuses_a_blank_or_overlong_workspace_or_collection_befor
             result = CliRunner().invoke(cli, [*path, f"--{option}", bad])
             assert result.exit_code == 2, (path, option, result.output)
             assert f"Invalid value for '--{option}'" in result.output and reason in result.output, result.output
+
+
+def test_reembedding_all_collections_without_reembed_or_with_a_graph_is_refused_naming_why() -> None:
+    for args, why in (
+        (["--all-collections"], "give --reembed too"),
+        (["--reembed", "--all-collections", "--graph", "neo4j-graphrag"], "leave out --graph"),
+    ):
+        result = CliRunner().invoke(cli, ["load", "index", *args])
+        assert result.exit_code == 2 and why in result.output, result.output

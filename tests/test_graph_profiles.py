@@ -526,3 +526,26 @@ def test_sixteen_concurrent_questions_record_each_source_once(indexed: Their) ->
     twice = rows(indexed.driver, "MATCH (n:TgResource {workspace: $w, collection: 'test-concurrent'}) "
                                  "WITH n.uri AS uri, count(*) AS n WHERE n > 1 RETURN uri", w=W)  # fmt: skip
     assert twice == []
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_reembedding_all_collections_moves_a_side_index_to_the_new_model_and_back(indexed: Their) -> None:
+    """A side index is embedded again with the profile it was built with, their graph untouched; moving back to the
+    hashed model (256 dimensions) leaves the module's other tests the graph they expect."""
+    from tgneo.ingest.index import reembed_all
+
+    def models() -> list[str]:
+        found = rows(indexed.driver, "MATCH (n:TgResource {workspace: $w, collection: $c}) WHERE n.profile IS NOT NULL "
+                                     "RETURN DISTINCT n.embeddedWith AS model", w=W, c=C)  # fmt: skip
+        return [r["model"] for r in found]
+
+    before = their_graph(indexed.driver)
+    hashed, minilm = OfflineLLM(), OfflineLLM(embedding_model="all-minilm-l6-v2")
+    try:
+        report = reembed_all(indexed.store, minilm)
+        assert models() == [minilm.embedding_model] and not report.left
+        assert (W, C) in {(w, c) for w, c, n in report.collections if n > 0}
+    finally:
+        back = reembed_all(indexed.store, hashed)
+    assert models() == [hashed.embedding_model] and back.dropped > 0
+    assert their_graph(indexed.driver) == before

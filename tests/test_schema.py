@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from tests.conftest import Neo4jServer
+from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Q, Store, install_schema
 from tgneo.store.schema import SCHEMA
 
@@ -107,7 +111,6 @@ def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_o
     from tgneo.ingest.index import index_collection
     from tgneo.ingest.loader import load_documents
     from tgneo.ingest.sample import sources
-    from tgneo.llm.offline import OfflineLLM
     from tgneo.store.embeddings import embedding_models
     from tgneo.store.schema import CHUNK_VECTOR_INDEX
 
@@ -120,6 +123,75 @@ def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_o
         report = index_collection(store, minilm, "w", "c", reembed=True)
         assert report.chunks > 0 and embedding_models(store, "w", "c") == ["all-minilm-l6-v2"]
         assert _vector_indexes(store)[CHUNK_VECTOR_INDEX]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
+
+
+HASHED, MINILM = OfflineLLM().embedding_model, "all-minilm-l6-v2"
+TWO = {("w", "c"), ("w2", "d")}
+
+
+@contextmanager
+def _two_hashed_collections() -> Iterator[Store]:
+    """A private database holding the sample in two workspaces' collections, embedded by the hashed model."""
+    from tests.private_neo4j import private_neo4j
+    from tgneo.ingest.loader import load_documents
+    from tgneo.ingest.sample import sources
+
+    with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
+        _wipe(store)
+        for workspace, collection in sorted(TWO):
+            load_documents(store, OfflineLLM(), workspace, collection, sources())
+        yield store
+
+
+def _models(store: Store) -> set[str]:
+    from tgneo.store.embeddings import embedding_models
+
+    return {m for w, c in TWO for m in embedding_models(store, w, c)}
+
+
+def test_reembedding_one_collection_to_other_dimensions_while_another_holds_old_vectors_forgets_nothing() -> None:
+    import pytest
+
+    from tgneo.errors import EmbeddingMismatch
+    from tgneo.ingest.index import index_collection
+    from tgneo.store.embeddings import embedding_models
+    from tgneo.store.schema import CHUNK_VECTOR_INDEX
+
+    with _two_hashed_collections() as store:
+        with pytest.raises(EmbeddingMismatch, match=r"workspace 'w2', collection 'd' .*--reembed --all-collections"):
+            index_collection(store, OfflineLLM(embedding_model=MINILM), "w", "c", reembed=True)
+        assert embedding_models(store, "w", "c") == [HASHED]
+        assert _vector_indexes(store)[CHUNK_VECTOR_INDEX]["options"]["indexConfig"]["vector.dimensions"] == 256  # type: ignore[index]
+
+
+def test_reembedding_all_collections_moves_every_workspace_to_the_new_model_and_again_finds_nothing() -> None:
+    from tgneo.ingest.index import reembed_all
+    from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_VECTOR_INDEX
+
+    minilm = OfflineLLM(embedding_model=MINILM)
+    with _two_hashed_collections() as store:
+        report = reembed_all(store, minilm)
+        assert report.dropped > 0 and not report.left
+        assert {(w, c) for w, c, n in report.collections if n > 0} == TWO
+        assert _models(store) == {MINILM}
+        for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
+            assert _vector_indexes(store)[name]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
+        again = reembed_all(store, minilm)
+        assert again.dropped == 0 and all(n == 0 for _, _, n in again.collections)
+
+
+def test_a_reembedding_cut_short_after_forgetting_the_old_vectors_is_finished_by_running_it_again() -> None:
+    from tgneo.ingest.index import reembed_all
+    from tgneo.store.embeddings import drop_embeddings
+
+    with _two_hashed_collections() as store:
+        for workspace, collection in TWO:  # the first step done, then the run stopped
+            while drop_embeddings(store, workspace, collection, MINILM, 1000):
+                pass
+        report = reembed_all(store, OfflineLLM(embedding_model=MINILM))
+        assert report.dropped == 0
+        assert {(w, c) for w, c, n in report.collections if n > 0} == TWO
+        assert _models(store) == {MINILM}
 
 
 OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message"}

