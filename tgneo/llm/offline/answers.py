@@ -195,6 +195,13 @@ def _scores(question: str, candidates: Sequence[str]) -> list[float]:
     return [s + TYPE_BONUS * fits(wanted, question, c) if s > 0 else s for s, c in zip(scores, candidates, strict=True)]
 
 
+def sentence_scores(question: str, candidates: Sequence[str]) -> list[float]:
+    """Each candidate sentence's relevance to the question as the answers rank them (the embedder lent with
+    :func:`~tgneo.llm.offline.meaning.using` adds meaning when it knows it); ``scripts/bench/sentences.py``
+    measures how far this ranking alone can go."""
+    return _scores(question, candidates)
+
+
 def _focused(question: str, sentence: str) -> str:
     """A long sentence's clause that answers best (:func:`~tgneo.nlp.answer_type.clauses`), else the sentence."""
     parts = clauses(sentence)

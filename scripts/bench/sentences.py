@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""How far sentence ranking alone can go: the ceiling an extractive answer meets, per offline embedder.
+
+The offline answers quote the sentences of what was retrieved that score best for the question
+(:mod:`tgneo.llm.offline.answers`). This bench gives them the best retrieval there can be — every sentence of
+the one document that answers, for each question of both evaluation sets of ``scripts/bench/quality/`` (no Neo4j
+needed) — and asks whether the top sentence, or any of the top three, names one of the question's gold terms
+(as ``quality.py`` judges an answer), ranking by:
+
+* ``cosine`` — the embedder's similarity of each sentence to the question, alone;
+* ``blend`` — the score the offline answers use (key terms, meaning where the embedder knows it, answer type).
+
+Prints, as its LAST line, JSON ``{"bench": "sentences", "ratios": {...}, "absolute": {...}}`` with
+``{ranking}_top{1,3}_{set}_{model}`` and ``…_paraphrases_{set}_{model}`` (the share of questions answered at
+that depth). An engine does worse than these (retrieval misses, other documents' sentences compete), so where
+``blend_top3_paraphrases`` stays under ``quality.py``'s goal for paraphrases (0.6), no tuning of the answers
+reaches it with that embedder. Embedders not installed (or not fetched) are reported and skipped.
+
+    python scripts/bench/sentences.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from embedders import installed  # scripts/bench/embedders.py
+from quality import SETS, EvalSet, mentions  # scripts/bench/quality.py
+from rich.console import Console
+from rich.table import Table
+
+from tgneo.ingest.readers import decode
+from tgneo.llm.offline.answers import sentence_scores
+from tgneo.llm.offline.embedders import EMBEDDERS
+from tgneo.llm.offline.meaning import using
+from tgneo.nlp.segment import sentences
+
+console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
+DEPTHS = (1, 3)
+RANKINGS = ("cosine", "blend")
+
+
+def document_sentences(corpus: Path) -> dict[str, list[str]]:
+    """Each file's distinct sentences, as the answers see them (whitespace folded)."""
+    found = {}
+    for path in sorted(p for p in corpus.iterdir() if p.is_file()):
+        text = "\n".join(part.text for part in decode(path.name, path.read_bytes()).parts)
+        found[path.name] = list(dict.fromkeys(" ".join(s.split()) for s in sentences(text)))
+    return found
+
+
+def answered(order: Sequence[int], candidates: Sequence[str], gold: Sequence[str], depth: int) -> bool:
+    return any(mentions(candidates[i], g) for i in order[:depth] for g in gold)
+
+
+Counts = dict[tuple[str, int, bool], int]
+"""(ranking, depth, paraphrases only) → questions answered."""
+
+
+def count(e: Any, evalset: EvalSet) -> tuple[Counts, list[dict[str, Any]]]:
+    """How many of the set's questions each ranking answers at each depth, and the questions."""
+    docs = document_sentences(evalset.corpus)
+    questions = evalset.load()
+    counts = {(r, d, p): 0 for r in RANKINGS for d in DEPTHS for p in (False, True)}
+    for q in questions:
+        candidates = docs[q["source"]]
+        question, *others = e.vectors([q["question"], *candidates])  # None: a text with no words
+        cosine = [sum(a * b for a, b in zip(question or (), v or (), strict=False)) for v in others]
+        with using(e):
+            blend = sentence_scores(q["question"], candidates)
+        for ranking, scores in (("cosine", cosine), ("blend", blend)):
+            order = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))  # noqa: B023 - used at once
+            for depth in DEPTHS:
+                hit = answered(order, candidates, q["gold"], depth)
+                counts[(ranking, depth, False)] += hit
+                counts[(ranking, depth, True)] += hit and bool(q.get("paraphrase"))
+    return counts, questions
+
+
+def main() -> int:
+    ratios: dict[str, float] = {}
+    absolute: dict[str, Any] = {}
+    table = Table(title="questions answered by the top sentence(s) of the answering document (paraphrases)")
+    for column in ("embedder", "set", *(f"{r} top {d}" for r in RANKINGS for d in DEPTHS)):
+        table.add_column(column)
+    for model, e in installed(EMBEDDERS):
+        for name, evalset in SETS.items():
+            counts, questions = count(e, evalset)
+            paraphrases = sum(bool(q.get("paraphrase")) for q in questions)
+            absolute[f"questions_{name}"], absolute[f"paraphrases_{name}"] = len(questions), paraphrases
+            row = [model, name]
+            for (ranking, depth, para), n in counts.items():
+                if para and not paraphrases:
+                    continue
+                key = f"{ranking}_top{depth}{'_paraphrases' if para else ''}_{name}_{model}"
+                ratios[key] = round(n / (paraphrases if para else len(questions)), 3)
+                if not para:
+                    cell = f"{n}/{len(questions)}"
+                    row.append(cell + (f" ({counts[(ranking, depth, True)]}/{paraphrases})" if paraphrases else ""))
+            table.add_row(*row)
+    console.print(table)
+    print(json.dumps({"bench": "sentences", "ratios": ratios, "absolute": absolute}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
