@@ -549,3 +549,25 @@ def test_reembedding_all_collections_moves_a_side_index_to_the_new_model_and_bac
         back = reembed_all(indexed.store, hashed)
     assert models() == [hashed.embedding_model] and back.dropped > 0
     assert their_graph(indexed.driver) == before
+
+
+@pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
+def test_reembedding_all_collections_names_a_side_index_whose_profile_file_it_cannot_open(
+    indexed: Their, tmp_path: Path
+) -> None:
+    """A profile file is known by the name inside it, not its path: the side index built with it is left for its
+    own ``tgneo load index --graph FILE``, and said so, instead of failing the whole re-embedding."""
+    from tgneo.ingest.index import reembed_all
+
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\nextends = "neo4j-graphrag"\n', encoding="utf-8")
+    build_side_index(indexed.store, OfflineLLM(), load_profile(str(path)), W, "test-file-profile")
+    try:
+        report = reembed_all(indexed.store, OfflineLLM(embedding_model="all-minilm-l6-v2"))
+        (left,) = [line for line in report.left if "--collection test-file-profile" in line]
+        assert "'mine'" in left
+        assert (W, C) in {(w, c) for w, c, n in report.collections if n > 0}
+    finally:
+        reembed_all(indexed.store, OfflineLLM())
+        rows(indexed.driver, "MATCH (n:TgResource {workspace: $w, collection: 'test-file-profile'}) DETACH DELETE n",
+             w=W)  # fmt: skip

@@ -319,7 +319,7 @@ def _reembed_all() -> None:
         f"with {llm.embedding_model} ({llm.dimensions} dimensions)"
     )
     for command in report.left:
-        say(f"a side index whose profile file was not found is left to embed: {escape(command)}")
+        say(f"a side index is left to embed: {escape(command)}")
 
 
 def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:

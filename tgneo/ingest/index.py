@@ -150,7 +150,8 @@ def reembed_all(
     differ, then embeds every collection of every workspace that lacks it — tgneo's own with
     :func:`index_collection`, a side index over another tool's graph with
     :func:`~tgneo.ingest.side_index.build_side_index` (``profiles`` opens its profile by the name it was built
-    with; a profile file that cannot be found is left for its own ``tgneo load index --graph``).
+    with; one whose profile file cannot be found, or whose graph the database no longer holds, is left for its own
+    ``tgneo load index --graph``).
 
     Changing to a model of other dimensions is all-or-nothing because the vector indexes are database-wide: this
     is the one step that does it (:func:`index_collection` refuses to re-embed a single collection then). Every
@@ -174,11 +175,10 @@ def reembed_all(
             done.append((workspace, collection, report.entities + report.chunks))
             continue
         try:
-            profile = profiles(name)
-        except ProfileError:
-            left.append(f"tgneo load index --graph PROFILE --workspace {workspace} --collection {collection}  "
-                        f"(profile {name!r})")  # fmt: skip
+            side = build_side_index(store, llm, profiles(name), workspace, collection, progress)
+        except ProfileError as e:  # its profile file moved, or their graph is gone: theirs to say
+            left.append(f"tgneo load index --graph PROFILE --workspace {workspace} --collection {collection} "
+                        f"(built with profile {name!r}: {e})")  # fmt: skip
             continue
-        side = build_side_index(store, llm, profile, workspace, collection, progress)
         done.append((workspace, collection, side.entities + side.chunks))
     return ReembedReport(dropped, done, left)
