@@ -74,7 +74,8 @@ def db_start(
     err.print(f"[green]Neo4j is up[/] (pid {status.pid}, {time.monotonic() - began:.1f}s)")
     err.print(f"  Browser  {i.browser_url}")
     err.print(f"  user     neo4j / password in {i.password_file}" if i.auth else "  auth     off")
-    err.print('  env      eval "$(tgneo db env)"')
+    named = "" if instance == DEFAULT_INSTANCE else f" --instance {shlex.quote(instance)}"  # as a new shell needs it
+    err.print(f'  env      eval "$(tgneo db env{escape(named)})"')
     out.print(i.bolt_uri)
 
 
