@@ -223,6 +223,8 @@ def load_profile(spec: str) -> GraphProfile:
     if spec in BUILTIN:
         return BUILTIN[spec]
     path = Path(spec)
+    if path.suffix == ".toml" and not path.exists():  # meant as a file: say it is not there
+        raise ProfileError(f"graph profile {spec!r}: no such file: {spec}")
     if not path.suffix == ".toml" or not path.is_file():
         raise ProfileError(
             f"graph profile {spec!r}: not a built-in profile ({', '.join(BUILTIN)}) and not a profile file (*.toml)"
