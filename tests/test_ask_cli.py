@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import uuid
 
 import pytest
@@ -39,8 +40,23 @@ def test_ask_prints_the_answer_on_stdout_and_with_x_every_step_on_stderr(
     assert "Sources:" in result.stderr and "  - Polonium and radium (https://trustgraph.ai/doc/" in result.stderr
     trace = result.stderr.strip().splitlines()[-1]
     assert trace.startswith("trace: urn:trustgraph:question:")
-    shown = tgneo(neo4j_server, "trace", "show", trace.split(" ", 1)[1], "--workspace", "w", "--collection", sample)
+
+
+def test_the_trace_hint_names_the_workspace_and_collection_so_trace_show_finds_it_as_printed(
+    neo4j_server: Neo4jServer, sample: str
+) -> None:
+    result = tgneo(neo4j_server, "ask", POLONIUM, "--workspace", "w", "--collection", sample)
+    hint = result.stderr.strip().splitlines()[-1].removeprefix("trace: ")
+    assert hint.endswith(f" --workspace w --collection {sample}")
+    shown = tgneo(neo4j_server, "trace", "show", *shlex.split(hint))  # pasted after `tgneo trace show`, as printed
     assert "Synthesis" in shown.stdout
+
+
+def test_the_trace_hint_names_a_collection_given_by_tgneo_collection(neo4j_server: Neo4jServer, sample: str) -> None:
+    """The shell a user pastes the hint into may not have the variable: the hint carries the collection."""
+    env = {**neo4j_server.env(), "TGNEO_WORKSPACE": "w", "TGNEO_COLLECTION": sample}
+    result = tgneo(None, "ask", POLONIUM, env=env)
+    assert result.stderr.strip().splitlines()[-1].endswith(f" --workspace w --collection {sample}")
 
 
 def test_ask_json_prints_trustgraph_messages_one_per_line(neo4j_server: Neo4jServer, sample: str) -> None:
@@ -60,3 +76,8 @@ def test_ask_refuses_a_pattern_for_a_rag_engine_and_an_empty_question(neo4j_serv
     assert empty.returncode == 1 and empty.stderr.strip() == "error: question: must not be empty"
     option = tgneo(neo4j_server, "ask", POLONIUM, "-o", "edge_limit=many", ok=False)
     assert option.returncode == 2 and "'many' is not a whole number" in option.stderr
+
+
+def test_a_missing_profile_file_is_named_as_missing(neo4j_server: Neo4jServer) -> None:
+    result = tgneo(neo4j_server, "ask", POLONIUM, "--graph", "my-graph.toml", ok=False)
+    assert result.returncode == 2 and "graph profile 'my-graph.toml': no such file: my-graph.toml" in result.stderr

@@ -96,6 +96,14 @@ def test_the_demo_takes_the_browser_url_from_the_running_instance() -> None:
     assert "tgneo db status --json" in demo and ":7474" not in demo and "TGNEO_HTTP_PORT" not in demo
 
 
+def test_db_start_prints_an_env_hint_naming_its_instance_that_reaches_it(lifecycle_ports: tuple[int, int]) -> None:
+    started = _start(lifecycle_ports)
+    assert f'eval "$(tgneo db env --instance {INSTANCE})"' in started.stderr
+    hinted = started.stderr.split('eval "$(tgneo ', 1)[1].split(')"', 1)[0]  # the command as printed
+    env = _parse_env(tgneo(*hinted.split()).stdout.strip())
+    assert env["NEO4J_URI"] == f"bolt://127.0.0.1:{lifecycle_ports[0]}"
+
+
 def test_db_start_twice_reuses_the_running_server(lifecycle_ports: tuple[int, int]) -> None:
     assert _start(lifecycle_ports).returncode == 0
     instance_dir = default_home() / "instances" / INSTANCE

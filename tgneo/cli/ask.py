@@ -21,7 +21,15 @@ import click
 from rdflib.term import Literal, URIRef
 from rich.markup import escape
 
-from tgneo.cli.common import collection_option, err, fails_cleanly, graph_option, say, workspace_option
+from tgneo.cli.common import (
+    collection_option,
+    err,
+    fails_cleanly,
+    graph_option,
+    say,
+    scope_args,
+    workspace_option,
+)
 from tgneo.explain.events import AgentMessage, AnswerChunk, Citation, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.mapping import CLASS_BY_IRI, most_specific
@@ -66,8 +74,9 @@ def ask(
       tgneo ask "Who discovered polonium?" --engine document-rag --json
       tgneo ask "Which command shows pip's cache directory?" -x --graph neo4j-graphrag --collection kg
 
-    The last line on stderr names the trace: `tgneo trace show URI` draws it, `tgneo export URI`
-    exports it.
+    The last line on stderr names the trace, followed by the --workspace/--collection it was
+    recorded in when they are not the defaults: `tgneo trace show` with what follows `trace:`
+    draws it, `tgneo export` with the same exports it.
     """
     kind = SessionKind.parse(engine_name)
     parsed: dict[str, Any] = _parse_options(options)
@@ -92,14 +101,16 @@ def ask(
             def labels(iris: list[str]) -> dict[str, str]:
                 return kg.labels(store, workspace, collection, iris)
 
-        failed = _show(messages, kind, as_json, _View(labels) if explain else None)
+        failed = _show(messages, kind, as_json, _View(labels) if explain else None, scope_args(workspace, collection))
     if failed:
         sys.exit(1)
 
 
-def _show(messages: Iterator[wire.Message], kind: SessionKind, as_json: bool, view: _View | None) -> bool:
+def _show(
+    messages: Iterator[wire.Message], kind: SessionKind, as_json: bool, view: _View | None, scope: str = ""
+) -> bool:
     """Write each message as it arrives — an NDJSON line, or readable — and return whether one was an error."""
-    printer = _Printer(view)
+    printer = _Printer(view, scope)
     failed = False
     for message in messages:
         event = wire.decode(message, kind)
@@ -128,8 +139,9 @@ def _parse_options(options: tuple[str, ...]) -> dict[str, Any]:
 class _Printer:
     """Answer text to stdout as it streams, everything else to stderr on lines of its own."""
 
-    def __init__(self, view: _View | None) -> None:
+    def __init__(self, view: _View | None, scope: str = "") -> None:
         self.view = view
+        self.scope = scope  # appended to the trace's URI: `tgneo trace show` + what follows `trace:` finds it
         self.mid_answer = False  # answer text was written without a newline after it
 
     def _aside(self) -> None:
@@ -161,14 +173,14 @@ class _Printer:
                 for source in event.sources:
                     say(f"  - {escape(source.title or source.uri)} ({escape(source.uri)})")
             say(f"[dim]{event.in_token or 0}→{event.out_token or 0} tokens, model {escape(event.model or 'none')}[/]")
-            say(f"trace: {event.trace}")
+            say(f"trace: {event.trace}{escape(self.scope)}")
         elif isinstance(event, ErrorEvent):
             sys.stdout.write("\n")
             sys.stdout.flush()
             self.mid_answer = False
             say(f"[bold red]error:[/] {escape(event.message)}")
             if event.trace:
-                say(f"trace so far: {event.trace}")
+                say(f"trace so far: {event.trace}{escape(self.scope)}")
 
 
 class _View:

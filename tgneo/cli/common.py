@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -143,9 +144,32 @@ def _graph_profile(ctx: click.Context, param: click.Parameter, value: str | None
     from tgneo.profiles import ProfileError, load_profile
 
     try:
-        return load_profile(value)
+        profile = load_profile(value)
     except ProfileError as e:
         raise click.BadParameter(str(e)) from None
+    ctx.meta[_GIVEN_GRAPH] = value
+    return profile
+
+
+_GIVEN_GRAPH = "tgneo.graph"
+"""Where ``--graph``'s callback keeps the value as typed: a profile file's path, which hints must print (the name
+inside the file is not something ``--graph`` accepts)."""
+
+
+def graph_arg(graph: GraphProfile) -> str:
+    """``--graph X`` for a printed hint: X as the user gave it to this command (a built-in name, or a profile
+    file's path), quoted for a shell; the profile's name when no ``--graph`` was parsed here."""
+    context = click.get_current_context(silent=True)
+    given = context.meta.get(_GIVEN_GRAPH) if context is not None else None
+    return f"--graph {shlex.quote(given if isinstance(given, str) else graph.name)}"
+
+
+def scope_args(workspace: str, collection: str) -> str:
+    """The ``--workspace``/``--collection`` options a printed hint needs to find what this command wrote: those
+    that are not the defaults (a value from ``TGNEO_WORKSPACE``/``TGNEO_COLLECTION`` too, since the shell a user
+    pastes the hint into may not have them), quoted for a shell, each after a space."""
+    given = (("--workspace", workspace), ("--collection", collection))
+    return "".join(f" {option} {shlex.quote(value)}" for option, value in given if value != DEFAULT_SCOPE)
 
 
 graph_option = click.option(

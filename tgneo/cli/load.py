@@ -12,11 +12,13 @@ from rich.markup import escape
 from tgneo.cli.common import (
     collection_option,
     fails_cleanly,
+    graph_arg,
     graph_option,
     out,
     progress_bar,
     say,
     scope,
+    scope_args,
     workspace_option,
 )
 from tgneo.errors import BadRequest, DocumentError
@@ -334,7 +336,7 @@ def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:
     say(
         f"side index over the {graph.name} graph in {scope(workspace, collection)}: embedded {report.entities} "
         f"entities and {report.chunks} chunks with {llm.embedding_model} ({report.unchanged} unchanged); ask with "
-        f"`tgneo ask -x --graph {graph.name} --collection {collection} QUESTION`"
+        f"`tgneo ask -x {escape(graph_arg(graph))}{escape(scope_args(workspace, collection))} QUESTION`"
     )
 
 
