@@ -43,7 +43,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Neo4jServer]:
-    with private_neo4j("coexist") as s:
+    with private_neo4j("coexist", plugins=("apoc",)) as s:
         yield s
 
 

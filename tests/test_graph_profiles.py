@@ -81,7 +81,7 @@ def corpus() -> list[ReadDocument]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Neo4jServer]:
-    with private_neo4j("profiles") as s:
+    with private_neo4j("profiles", plugins=("apoc",)) as s:
         yield s
 
 

@@ -72,7 +72,7 @@ class Graph:
 
 @pytest.fixture(scope="module")
 def graph() -> Iterator[Graph]:
-    with private_neo4j("graphrag-adapter") as server, driver_for(server) as driver:
+    with private_neo4j("graphrag-adapter", plugins=("apoc",)) as server, driver_for(server) as driver:
         clear_checks()
         built = write_neo4j_graphrag(driver, read_corpus([PIP_TOPICS / n for n in FILES]), their_embedding, DIMENSIONS)
         assert built.chunks > 10, built

@@ -305,7 +305,7 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
     files = {source.document_uri: Path(source.name).name for source in found.sources}
     ratios: dict[str, float | None] = {}
     absolute: dict[str, Any] = {"questions": len(questions), "model": llm.model, "their_dimensions": DIMENSIONS}
-    with private_neo4j("bench-graphs") as server, driver_for(server) as driver:
+    with private_neo4j("bench-graphs", plugins=("apoc",)) as server, driver_for(server) as driver:
         with Store.from_settings(server.settings()) as store:
             install_schema(store)
             install_search_schema(store, llm.dimensions)

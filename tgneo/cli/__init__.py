@@ -22,6 +22,8 @@ def cli(verbose: bool) -> None:
     \b
     Start here:
       tgneo db start            provision (Maven Central) and start a local Neo4j 5.26 + Browser
+                                (--plugin apoc: with APOC, which LangChain's Neo4jGraph, LLM Graph
+                                Builder and neo4j-graphrag's writer need; tgneo itself never calls it)
       eval "$(tgneo db env)"    point this shell (and Neo4j tools) at it
       tgneo load sample         a small corpus with provenance, a knowledge graph and search indexes
       tgneo load documents DIR  your own Markdown, HTML, PDF and text files

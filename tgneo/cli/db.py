@@ -14,18 +14,21 @@ from rich.markup import escape
 
 from tgneo.cli.common import err, fails_cleanly, out, progress_bar, spinner
 from tgneo.config import default_home
+from tgneo.provision.plugins import ENV_VAR, PLUGINS
 from tgneo.provision.server import DEFAULT_INSTANCE
 
 
 def _local(
     instance: str, bolt_port: int | None = None, http_port: int | None = None, auth: bool | None = None,
     heap: str | None = None, pagecache: str | None = None, report: Callable[[str], None] | None = None,
+    plugins: tuple[str, ...] | None = None,
 ) -> Any:  # fmt: skip
     from tgneo.provision import LocalNeo4j
 
     return LocalNeo4j(
         default_home(), instance, bolt_port=bolt_port, http_port=http_port, auth=auth, heap=heap,
-        pagecache=pagecache, report=report or (lambda line: err.print(f"[dim]{escape(line)}[/]", soft_wrap=True)),
+        pagecache=pagecache, plugins=plugins,
+        report=report or (lambda line: err.print(f"[dim]{escape(line)}[/]", soft_wrap=True)),
     )  # fmt: skip
 
 
@@ -46,6 +49,7 @@ def db() -> None:
     The jars are resolved once with Maven into $TGNEO_HOME (default ~/.cache/tgneo); each
     instance keeps its conf/, data/, logs/ and a generated password there. Needs Java 17 and
     Maven (Debian: apt-get install openjdk-17-jre-headless maven); no Docker, no other download.
+    `tgneo db start --plugin apoc` adds APOC for your own tools (tgneo itself never calls it).
     """
 
 
@@ -57,22 +61,41 @@ def db() -> None:
 @click.option("--heap", envvar="TGNEO_NEO4J_HEAP", help="JVM heap, e.g. 2g [default: 2g].")
 @click.option("--pagecache", envvar="TGNEO_NEO4J_PAGECACHE", help="Page cache, e.g. 2g [default: 2g].")
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt.")
+@click.option(
+    "--plugin", "plugins", multiple=True, metavar="NAME",
+    help=f"A server plugin for your own tools, from Maven Central (repeatable; known: {', '.join(PLUGINS)}). "
+    f"{ENV_VAR}=apoc (comma-separated) does the same. [default: none]",
+)  # fmt: skip
 @fails_cleanly
 def db_start(
     instance: str, bolt_port: int | None, http_port: int | None, auth: bool | None, heap: str | None,
-    pagecache: str | None, timeout: float,
+    pagecache: str | None, timeout: float, plugins: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Provision (first time) and start the server, wait until Bolt answers, print its URI.
 
     Idempotent: a running server is reused, a stale pid file is cleaned up.
+
+    \b
+    --plugin apoc puts APOC Core (matched to the server: 5.26) into the instance's plugins/ and lets
+    apoc.* out of the procedure sandbox (dbms.security.procedures.unrestricted and .allowlist =
+    apoc.*). Why: LangChain's Neo4jGraph(), LLM Graph Builder and neo4j-graphrag's Neo4jWriter
+    need APOC and fail without it. tgneo itself never calls APOC: its own queries are plugin-free.
+    Each start installs exactly the plugins asked for (none without --plugin or TGNEO_NEO4J_PLUGINS,
+    removing any a previous start put there). A running server with other plugins is not reused:
+    stop it first (tgneo db stop; its data stays). `tgneo db status` says which plugins are on.
     """
+    from tgneo.provision.plugins import describe, requested_plugins
+
+    asked = requested_plugins(plugins)  # an unknown name is refused before anything is started or resolved
     began = time.monotonic()
     with spinner("starting Neo4j…") as report:
-        local = _local(instance, bolt_port, http_port, auth, heap, pagecache, report)
+        local = _local(instance, bolt_port, http_port, auth, heap, pagecache, report, plugins=asked)
         status = local.start(timeout=timeout)
     i = status.instance
     err.print(f"[green]Neo4j is up[/] (pid {status.pid}, {time.monotonic() - began:.1f}s)")
     err.print(f"  Browser  {i.browser_url}")
+    if i.plugins:
+        err.print(f"  plugins  {escape(describe(i.plugins))}")
     err.print(f"  user     neo4j / password in {i.password_file}" if i.auth else "  auth     off")
     named = "" if instance == DEFAULT_INSTANCE else f" --instance {shlex.quote(instance)}"  # as a new shell needs it
     err.print(f'  env      eval "$(tgneo db env{escape(named)})"')
@@ -95,6 +118,7 @@ def db_stop(instance: str) -> None:
 def db_status(instance: str, as_json: bool) -> None:
     """Say what runs where (exit 3 when the server is not running)."""
     from tgneo.provision import NEO4J_VERSION
+    from tgneo.provision.plugins import describe
 
     status = _local(instance).status()
     i = status.instance
@@ -102,7 +126,7 @@ def db_status(instance: str, as_json: bool) -> None:
         out.print_json(json.dumps({
             "instance": i.name, "directory": str(i.directory), "neo4j": NEO4J_VERSION,
             "provisioned": status.provisioned, "running": status.running, "pid": status.pid,
-            "bolt": i.bolt_uri, "browser": i.browser_url, "auth": i.auth,
+            "bolt": i.bolt_uri, "browser": i.browser_url, "auth": i.auth, "plugins": list(i.plugins),
         }))  # fmt: skip
         if not status.running:
             sys.exit(3)
@@ -116,6 +140,7 @@ def db_status(instance: str, as_json: bool) -> None:
     out.print(f"bolt        {i.bolt_uri}")
     out.print(f"browser     {i.browser_url}")
     out.print(f"auth        {'on (user neo4j, password in ' + str(i.password_file) + ')' if i.auth else 'off'}")
+    out.print(f"plugins     {escape(describe(i.plugins))}")
 
 
 @db.command("env")

@@ -22,7 +22,7 @@ import socket
 import subprocess
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from tgneo.config import default_home
 from tgneo.errors import MissingTool, ProvisioningError
+from tgneo.provision.plugins import conf_settings, describe, parse_plugins, plugin_jars
 
 _POM = resources.files("tgneo.provision").joinpath("pom.xml")
 _MVN_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
@@ -92,6 +93,8 @@ class Instance:
     auth: bool = True
     heap: str = "2g"
     pagecache: str = "2g"
+    plugins: tuple[str, ...] = ()
+    """The server plugins in its ``plugins/`` (``tgneo.provision.plugins``), as of its last start."""
 
     @property
     def bolt_uri(self) -> str:
@@ -203,13 +206,15 @@ def copy_maven_dependencies(
     verify: Callable[[Path], None] | None = None,
     marker: str = "",
     what: str = "Neo4j",
+    profiles: tuple[str, ...] = (),
 ) -> Path:
     """Resolve ``pom``'s runtime dependencies from Maven Central into ``target/lib`` and return it.
 
     Why staged: a download killed half-way must never look complete. Maven writes into a sibling
     staging directory; only after ``verify`` accepts its ``lib/`` is it renamed to ``target`` and the
     ``COMPLETE`` marker written. A complete ``target`` is returned at once (callers hold a lock).
-    ``what`` names what is being provisioned in the message that asks for Maven.
+    ``what`` names what is being provisioned in the message that asks for Maven; ``profiles`` are the pom's
+    Maven profiles to activate (``plugins.pom.xml`` keeps one per server plugin).
 
     Raises:
         MissingTool: Maven or Java 17 is missing.
@@ -229,6 +234,8 @@ def copy_maven_dependencies(
         "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies",
         "-DincludeScope=runtime", f"-DoutputDirectory={staging / 'lib'}",
     ]  # fmt: skip
+    if profiles:
+        cmd.append(f"-P{','.join(profiles)}")
     if exclude_group_ids:
         cmd.append(f"-DexcludeGroupIds={','.join(exclude_group_ids)}")
     if exclude_artifact_ids:
@@ -304,11 +311,14 @@ class LocalNeo4j:
     Layout::
 
         home/neo4j-<version>/lib/        jars from Maven Central (shared by every instance)
+        home/plugins/<name>-<v>/lib/     a server plugin's jars (``--plugin``), shared likewise
         home/instances/<name>/conf/      neo4j.conf, written at each start
         home/instances/<name>/data/      databases; auth.ini holds the generated password's hash
         home/instances/<name>/password   the generated password (mode 600)
         home/instances/<name>/run/       neo4j.pid
         home/instances/<name>/logs/      neo4j.log, debug.log, bootloader.log
+        home/instances/<name>/plugins/   copies of the asked plugins' jars, and nothing else
+        home/instances/<name>/instance.json  ports, memory, auth and plugins of the last start
     """
 
     def __init__(
@@ -321,6 +331,7 @@ class LocalNeo4j:
         auth: bool | None = None,
         heap: str | None = None,
         pagecache: str | None = None,
+        plugins: Iterable[str] | None = None,
         report: Reporter = _silent,
     ) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
@@ -329,6 +340,10 @@ class LocalNeo4j:
         self.report = report
         directory = home / "instances" / name
         saved = self._saved(directory / "instance.json")
+        self.asked_plugins = None if plugins is None else parse_plugins(plugins)
+        """What a start asks for; ``None``: the plugins of the last start (a running server is reused as it is)."""
+        saved_plugins = saved.get("plugins", [])
+        last_plugins = tuple(str(p) for p in saved_plugins) if isinstance(saved_plugins, list) else ()
         self.instance = Instance(
             name=name,
             directory=directory,
@@ -337,6 +352,7 @@ class LocalNeo4j:
             auth=auth if auth is not None else bool(saved.get("auth", True)),
             heap=heap or str(saved.get("heap", "2g")),
             pagecache=pagecache or str(saved.get("pagecache", "2g")),
+            plugins=last_plugins if self.asked_plugins is None else self.asked_plugins,
         )
 
     # ----------------------------------------------------------------------------- inspection
@@ -446,7 +462,35 @@ class LocalNeo4j:
             f"browser.remote_content_hostname_whitelist={BROWSER_CONTENT_HOSTS}",
         ]
         lines += [f"server.jvm.additional={flag}" for flag in JVM_FLAGS]
+        if i.plugins:  # only what the asked plugins need: without them, Neo4j's defaults (no procedure unsandboxed)
+            lines.append(f"# for the plugins asked at this start: {describe(i.plugins)}")
+            lines += [f"{key}={value}" for key, value in conf_settings(i.plugins).items()]
         return "\n".join(lines) + "\n"
+
+    def plugin_dirs(self) -> dict[str, Path]:
+        """Each asked plugin's resolved jars (from Maven Central the first time), by plugin name."""
+        return {
+            name: plugin_jars(self.home, name, server_version=NEO4J_VERSION, report=self.report)
+            for name in self.instance.plugins
+        }
+
+    def _install_plugins(self, jars: dict[str, Path]) -> None:
+        """Make ``plugins/`` hold exactly the asked plugins' jars: whatever else is there goes (a start without
+        ``--plugin apoc`` after one with it, or APOC copied there by hand, leaves no APOC behind)."""
+        plugins = self.instance.directory / "plugins"
+        wanted = {jar.name: jar for lib in jars.values() for jar in sorted(lib.glob("*.jar"))}
+        for entry in sorted(plugins.iterdir()):
+            if entry.name in wanted and entry.is_file() and entry.stat().st_size == wanted[entry.name].stat().st_size:
+                continue
+            self.report(f"removing {entry.name} from {plugins} (not a jar of the plugins asked: "
+                        f"{describe(self.instance.plugins)})")  # fmt: skip
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        for name, jar in wanted.items():
+            if not (plugins / name).exists():
+                shutil.copy2(jar, plugins / name)
 
     def _write_layout(self) -> None:
         d = self.instance.directory
@@ -501,6 +545,7 @@ class LocalNeo4j:
             pid = self.running_pid()
             if pid is not None:
                 running = LocalNeo4j(self.home, self.instance.name, report=self.report)
+                self._refuse_other_plugins(running.instance.plugins)
                 if (running.instance.bolt_port, running.instance.http_port) != (
                     self.instance.bolt_port,
                     self.instance.http_port,
@@ -515,6 +560,7 @@ class LocalNeo4j:
                 return self.status()
             java = find_java()
             self.provision()
+            jars = self.plugin_dirs()
             for port in (self.instance.bolt_port, self.instance.http_port):
                 if _port_in_use(port):
                     raise ProvisioningError(
@@ -522,6 +568,7 @@ class LocalNeo4j:
                         "--bolt-port/--http-port (or TGNEO_BOLT_PORT/TGNEO_HTTP_PORT)"
                     )
             self._write_layout()
+            self._install_plugins(jars)
             if self.instance.auth:
                 self._set_initial_password(java)
             self.report(f"starting Neo4j {NEO4J_VERSION} ({self.instance.name}) with {java}")
@@ -536,6 +583,25 @@ class LocalNeo4j:
                 raise ProvisioningError(f"Neo4j exited right after start:\n{self._log_tail('neo4j.log')}")
             self._wait_for_bolt(pid, timeout)
             return self.status()
+
+    def _refuse_other_plugins(self, running: tuple[str, ...]) -> None:
+        """A running server whose plugins differ from the asked ones is not reused.
+
+        Why refuse rather than restart: plugins load only when the JVM starts, so changing them means
+        stopping a server other programs may be using right now (a LangChain script, ``tgneo serve``).
+        That is the user's call; the message says how, and that the data stays.
+        """
+        asked = self.asked_plugins
+        if asked is None or asked == running:
+            return
+        name = self.instance.name
+        keep = "".join(f" --plugin {p}" for p in running)
+        raise ProvisioningError(
+            f"instance {name!r} is running with plugins: {describe(running)}; this start asks for: "
+            f"{describe(asked)}. Plugins change only when the server starts: run `tgneo db stop --instance {name}` "
+            f"first (its data stays), then start it again with the plugins you want"
+            + (f" (or keep it as it runs: `tgneo db start --instance {name}{keep}`)" if keep else "")
+        )
 
     def _wait_for_bolt(self, pid: int, timeout: float) -> None:
         from neo4j import GraphDatabase
