@@ -1,0 +1,46 @@
+"""README.md's console examples are what the commands print today: ``scripts/docs.py --check`` regenerates every
+marked block from real runs (here against the session's Neo4j, offline LLM, in workspaces of its own) and fails
+with a diff when README.md differs, so an example cannot go stale unnoticed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Neo4jServer
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import docs  # noqa: E402  (scripts/docs.py: a script, not a package)
+
+
+def test_the_readme_s_console_examples_are_what_the_commands_print(neo4j_server: Neo4jServer) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "docs.py"), "--check"], env=neo4j_server.env(), cwd=ROOT,
+        capture_output=True, text=True, timeout=1200, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"{result.stderr[-3000:]}\n{result.stdout[-8000:]}"
+
+
+def test_every_recipe_has_its_marker_in_the_readme_and_every_marker_a_recipe() -> None:
+    named = re.findall(r"^<!-- docs: ([a-z0-9-]+) -->\n```", (ROOT / "README.md").read_text(), re.M)
+    assert sorted(named) == sorted(docs.RECIPES)
+
+
+def test_masking_gives_the_same_id_the_same_placeholder_and_hides_times() -> None:
+    shown = docs.mask(
+        "trace: urn:trustgraph:question:0f9e8d7c-1111-2222-3333-444455556666 (pid 4242, 3.2s, 17 ms)\n"
+        "A urn:trustgraph:question:0f9e8d7c-1111-2222-3333-444455556666 2026-11-23T20:41:22.566975Z\n"
+        "B urn:trustgraph:question:aaaaaaaa-1111-2222-3333-444455556666 5 spans"
+    )
+    assert shown == (
+        "trace: urn:trustgraph:question:5c9bd80d-… (pid …, …s, … ms)\n"
+        "A urn:trustgraph:question:5c9bd80d-… YYYY-MM-DDThh:mm:ss.ssssssZ\n"
+        "B urn:trustgraph:question:4e5b0946-… 5 spans"
+    )
