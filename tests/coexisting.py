@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -263,6 +263,38 @@ MERGE (c:Chunk {id: row.chunkId})
 SET c.embedding = row.embeddings, c.text = row.text, c.position = row.position, c.fileName = $fileName
 MERGE (c)-[:PART_OF]->(d)
 """
+# backend/src/communities.py at 1ade47de: after GDS's Leiden wrote each entity's `communities` list
+LGB_COMMUNITY_CONSTRAINT = "CREATE CONSTRAINT IF NOT EXISTS FOR (c:__Community__) REQUIRE c.id IS UNIQUE;"
+LGB_COMMUNITY_LEVELS = """
+MATCH (e:`__Entity__`)
+UNWIND range(0, size(e.communities) - 1 , 1) AS index
+CALL {
+  WITH e, index
+  WITH e, index
+  WHERE index = 0
+  MERGE (c:`__Community__` {id: toString(index) + '-' + toString(e.communities[index])})
+  ON CREATE SET c.level = index
+  MERGE (e)-[:IN_COMMUNITY]->(c)
+  RETURN count(*) AS count_0
+}
+CALL {
+  WITH e, index
+  WITH e, index
+  WHERE index > 0
+  MERGE (current:`__Community__` {id: toString(index) + '-' + toString(e.communities[index])})
+  ON CREATE SET current.level = index
+  MERGE (previous:`__Community__` {id: toString(index - 1) + '-' + toString(e.communities[index - 1])})
+  ON CREATE SET previous.level = index - 1
+  MERGE (previous)-[:IN_COMMUNITY]->(current)
+  RETURN count(*) AS count_1
+}
+RETURN count(*)
+"""
+LGB_COMMUNITY_SUMMARIES = """
+UNWIND $data AS row
+MERGE (c:__Community__ {id:row.community})
+SET c.summary = row.summary
+"""
 LGB_HAS_ENTITY = """
 UNWIND $batch_data AS data
 MATCH (c:Chunk {id: data.chunk_id})
@@ -288,17 +320,28 @@ def llm_graph_builder_setup(server: Neo4jServer) -> None:
         lgb_post_processing(driver, DIMENSIONS)
 
 
-def lgb_post_processing(driver: Driver, dimensions: int) -> None:
-    """LLM Graph Builder's post-processing indexes, in its order, over the labels ``db.labels()`` lists then."""
+def lgb_post_processing(driver: Driver, dimensions: int, only: Collection[str] | None = None) -> None:
+    """LLM Graph Builder's post-processing indexes, in its order, over the labels ``db.labels()`` lists then
+    (``only``: just the indexes of these names, as when the user left some post-processing steps off)."""
+
+    def wanted(name: str) -> bool:
+        return only is None or name in only
+
     with driver.session() as session:
         labels = [r["label"] for r in session.run("CALL db.labels()") if r["label"] not in LGB_FILTER_LABELS]
         for name in ("entities", "keyword", "community_keyword"):
             session.run(f"DROP INDEX {name} IF EXISTS;").consume()
-        session.run(LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))).consume()
-        session.run(LGB_KEYWORD).consume()
-        session.run(LGB_COMMUNITY).consume()
+        for name, statement in (
+            ("entities", LGB_ENTITIES.format(labels_str=":" + "|".join(f"`{label}`" for label in labels))),
+            ("keyword", LGB_KEYWORD),
+            ("community_keyword", LGB_COMMUNITY),
+        ):
+            if wanted(name):
+                session.run(statement).consume()
         for name, label in LGB_VECTOR_INDEXES:
             session.run(f"DROP INDEX {name} IF EXISTS;").consume()
+            if not wanted(name):
+                continue
             session.run(LGB_VECTOR_INDEX.format(index_name=name, node_label=label, embedding_property="embedding",
                                                 embedding_dimension=dimensions)).consume()  # fmt: skip
     driver.execute_query("CALL db.awaitIndexes(300)")

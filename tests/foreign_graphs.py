@@ -8,9 +8,10 @@ so the three graphs and tgneo's own store hold the same knowledge, each in its t
   ``FROM_DOCUMENT``, ``NEXT_CHUNK``), entities and ``FROM_CHUNK`` through ``Neo4jWriter``, then its
   ``SinglePropertyExactMatchResolver``, as ``SimpleKGPipeline`` runs them after its LLM step; a vector index
   made by its ``create_vector_index``;
-* **langchain** — ``Neo4jGraph.add_graph_documents(include_source=True, baseEntityLabel=True)`` (one source
-  ``Document`` per chunk, its ``id`` naming the file and the chunk) and ``Neo4jVector.from_texts`` (hybrid:
-  its ``vector`` and ``keyword`` indexes) with each chunk's ``source`` in its metadata;
+* **langchain** — as a LangChain user writes it: a loader's documents split into chunks, each chunk a
+  ``Document`` whose metadata holds the file as ``source``; ``Neo4jGraph.add_graph_documents(include_source=True,
+  baseEntityLabel=True)`` with each chunk as the source (so one ``Document {id: md5(text), source}`` per chunk)
+  and ``Neo4jVector.from_documents`` (hybrid: its ``vector`` and ``keyword`` indexes) over the same chunks;
 * **llm-graph-builder** — an application, not a library: its statements (``tests/coexisting.py``, read from
   its backend), run in its order: ``Document {fileName}``, ``Chunk {id, text, position, embedding}``,
   ``PART_OF``, ``FIRST_CHUNK``/``NEXT_CHUNK``, entities through LangChain's ``add_graph_documents`` and
@@ -25,7 +26,7 @@ import asyncio
 import hashlib
 import re
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,9 +179,9 @@ def shown_path(doc: ReadDocument) -> str:
     return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
-def langchain_id(doc: ReadDocument, index: int) -> str:
-    """The ``id`` of a chunk's source ``Document`` in the LangChain graph: the file and the chunk."""
-    return f"{Path(doc.source.name).name}#{index}"
+def langchain_source(doc: ReadDocument) -> str:
+    """The ``source`` a LangChain loader puts in each of a file's documents' metadata (here: the file's name)."""
+    return Path(doc.source.name).name
 
 
 def _graph_document(chunk_facts: Sequence[Fact], source: Document) -> tuple[GraphDocument, int]:
@@ -195,30 +196,39 @@ def _graph_document(chunk_facts: Sequence[Fact], source: Document) -> tuple[Grap
 
 
 def write_langchain(server: Neo4jServer, documents: Sequence[ReadDocument], embed: Embed) -> Built:
-    """LangChain's ``add_graph_documents`` (with sources, ``__Entity__``) and ``Neo4jVector.from_texts`` (hybrid)."""
+    """LangChain's ``add_graph_documents`` (with sources, ``__Entity__``) and ``Neo4jVector.from_documents`` (hybrid),
+    over chunks whose metadata names their file as ``source`` (module docstring)."""
     graph = Neo4jGraph(url=server.uri, username=server.username, password=server.password or "")
     try:
-        graph_documents, texts, metadatas, facts = [], [], [], 0
+        graph_documents, chunks, facts = [], [], 0
         for doc in documents:
-            for i, (chunk, chunk_facts) in enumerate(doc.chunks):
-                source = Document(page_content=chunk.text, metadata={"id": langchain_id(doc, i)})
+            for chunk, chunk_facts in doc.chunks:
+                source = Document(page_content=chunk.text, metadata={"source": langchain_source(doc)})
                 graph_document, found = _graph_document(chunk_facts, source)
                 graph_documents.append(graph_document)
                 facts += found
-                texts.append(chunk.text)
-                metadatas.append({"source": langchain_id(doc, i)})
+                chunks.append(Document(page_content=chunk.text, metadata={"source": langchain_source(doc)}))
         graph.add_graph_documents(graph_documents, include_source=True, baseEntityLabel=True)
-        Neo4jVector.from_texts(texts, _LangchainEmbeddings(embed), metadatas=metadatas, search_type=SearchType.HYBRID,
-                               graph=graph)  # fmt: skip
+        Neo4jVector.from_documents(chunks, _LangchainEmbeddings(embed), search_type=SearchType.HYBRID, graph=graph)
     finally:
         graph.close()
-    return Built("langchain", len(documents), len(texts), facts)
+    return Built("langchain", len(documents), len(chunks), facts)
 
 
 def write_llm_graph_builder(
-    server: Neo4jServer, driver: Driver, documents: Sequence[ReadDocument], embed: Embed, dimensions: int
+    server: Neo4jServer,
+    driver: Driver,
+    documents: Sequence[ReadDocument],
+    embed: Embed,
+    dimensions: int,
+    indexes: Collection[str] | None = None,
 ) -> Built:
-    """LLM Graph Builder's statements in its order (module docstring), entities through LangChain as it does."""
+    """LLM Graph Builder's statements in its order (module docstring), entities through LangChain as it does.
+
+    Args:
+        indexes: the names of the indexes it made (``None``: all, as with every post-processing step turned on;
+            ``("vector", "keyword")``: entity embeddings and communities left off).
+    """
     chunks = facts = 0
     graph = Neo4jGraph(url=server.uri, username=server.username, password=server.password or "")
     try:
@@ -252,11 +262,13 @@ def write_llm_graph_builder(
     finally:
         graph.close()
     names = [r["id"] for r in driver.execute_query("MATCH (e:__Entity__) RETURN e.id AS id ORDER BY id").records]
+    if indexes is not None and "entity_vector" not in indexes:
+        names = []  # entity embeddings are a post-processing step the user left off
     for start in range(0, len(names), 256):
         part = names[start : start + 256]
         driver.execute_query(
             "UNWIND range(0, size($ids) - 1) AS i MATCH (e:__Entity__ {id: $ids[i]}) SET e.embedding = $vectors[i]",
             ids=part, vectors=embed(part),
         )  # fmt: skip
-    lgb_post_processing(driver, dimensions)
+    lgb_post_processing(driver, dimensions, indexes)
     return Built("llm-graph-builder", len(documents), chunks, facts)

@@ -38,6 +38,7 @@ PARAMETER_FIELDS = frozenset(
         "chunk",
         "evidence",
         "key",
+        "words",
         "uri",
         "id",
         "s",

@@ -19,8 +19,27 @@ profile says where the entities, the text they were extracted from, and the docu
 ``langchain`` (``Neo4jGraph.add_graph_documents(include_source=True, baseEntityLabel=True)`` and
 ``Neo4jVector``)::
 
-    (:Document {id, text})-[:MENTIONS]->(:__Entity__:Type {id})
+    (:Document {id, text, source?, title?})-[:MENTIONS]->(:__Entity__:Type {id})
     (:Chunk {id, text, embedding, source?})    indexes: vector (Chunk.embedding), keyword (Chunk.text)
+
+**Required and optional indexes.** An index a profile names must exist unless the profile lists it in
+``optional_indexes``: each built-in profile lists what its tool creates only on request (LLM Graph Builder's
+post-processing indexes; neo4j-graphrag names none, it finds any index on the label and property). A
+profile file's own index names are required unless it lists them too. A missing optional index falls back
+(:mod:`tgneo.engines.foreign`: their vector index, tgneo's side index, their full-text index, a bounded
+full scan), with a warning naming what was used.
+
+**Excluded labels.** ``exclude_labels``: nodes their tools write that are not knowledge (LangChain's
+``Neo4jSaver`` checkpoints and chat history, LLM Graph Builder's chat history and communities) are never a
+seed, a hop, a scanned node or a side index entry, whatever other labels they carry.
+
+**Document names.** A document is named for readers, and keyed, by the first of ``document.name`` and
+``document.names`` it holds (LangChain: ``source``, else a ``title`` in its metadata); a document holding
+none is keyed by ``document.key`` (LangChain's ``id``, an md5 of the text when the user gave none: never
+shown) and titled by its text's first line. A LangChain ``Neo4jVector`` chunk names its document by its
+``source`` metadata: it reaches the ``Document`` holding the same ``source`` (the node GraphRAG cites); when
+no document holds it, the document is ``urn:tgneo:source:{source}`` (:func:`source_iri`), a name that is no
+node's, never a ``urn:neo4j:node:`` IRI of a node that does not exist.
 
 A *passage* is the node whose text an entity was extracted from (``mentions`` reaches it): a chunk for
 neo4j-graphrag and LLM Graph Builder, LangChain's ``Document`` itself for ``add_graph_documents``.
@@ -63,6 +82,7 @@ __all__ = [
     "load_profile",
     "node_iri",
     "parse_graphs",
+    "source_iri",
     "type_iri",
 ]
 
@@ -117,10 +137,23 @@ class ChunkSpec:
 
 @dataclass(frozen=True)
 class DocumentSpec:
-    """Where their documents are: ``name`` names a source (``path``, ``fileName``, ``id``) and is its key."""
+    """Where their documents are (module docstring, "Document names").
+
+    Attributes:
+        name: The property naming a source (``path``, ``fileName``, ``source``): its title and its key.
+        names: Further naming properties, tried in order when a document lacks ``name`` (a ``title``).
+        key: The key of a document holding none of them (LangChain's ``id``): in its IRI, never its title.
+    """
 
     label: str = "Document"
     name: str = "path"
+    names: tuple[str, ...] = ()
+    key: str | None = None
+
+    @property
+    def naming(self) -> tuple[str, ...]:
+        """The naming properties, in the order tried."""
+        return (self.name, *self.names)
 
 
 @dataclass(frozen=True)
@@ -138,6 +171,10 @@ class GraphProfile:
     document: DocumentSpec
     mentions: str
     passage: Literal["chunk", "document"] = "chunk"
+    optional_indexes: tuple[str, ...] = ()
+    """Index names that may be missing (their tool makes them only on request): the module docstring."""
+    exclude_labels: tuple[str, ...] = ()
+    """Labels of nodes that are never explored (the module docstring)."""
 
     @property
     def passage_label(self) -> str:
@@ -165,7 +202,8 @@ class GraphProfile:
             ("entity.name", self.entity.name), ("entity.key", self.entity.key),
             ("entity.description", self.entity.description), ("chunk.text", self.chunk.text),
             ("chunk.key", self.chunk.key), ("chunk.order", self.chunk.order), ("chunk.source", self.chunk.source),
-            ("document.name", self.document.name),
+            ("document.name", self.document.name), *(("document.names", n) for n in self.document.names),
+            ("document.key", self.document.key),
         ]  # fmt: skip
         if self.passage == "document":
             named.append(("document text", DOCUMENT_TEXT))
@@ -174,6 +212,14 @@ class GraphProfile:
 
 DOCUMENT_TEXT = "text"
 """The property of a passage that is a document (LangChain's ``Document {id, text}``)."""
+
+LGB_OPTIONAL = ("entity_vector", "keyword", "entities", "community_vector", "community_keyword")
+"""LLM Graph Builder's indexes that exist only when the user turned on post-processing (``post_processing.py``,
+``communities.py``); its chunk ``vector`` index is made with the chunks."""
+CHAT_HISTORY = ("Session", "Message")
+"""LangChain's ``Neo4jChatMessageHistory`` (which LLM Graph Builder's chat uses too)."""
+LANGGRAPH_CHECKPOINTS = ("Thread", "Checkpoint", "ChannelState", "PendingWrite", "Branch")
+"""langchain-neo4j's ``Neo4jSaver`` (LangGraph checkpoints; ``langchain_neo4j/checkpoint/base.py``, 0.11.0)."""
 
 BUILTIN: Mapping[str, GraphProfile] = {
     "neo4j-graphrag": GraphProfile(
@@ -191,14 +237,18 @@ BUILTIN: Mapping[str, GraphProfile] = {
         chunk=ChunkSpec(key="id", order="position", vector_index="vector", fulltext_index="keyword", part_of="PART_OF"),
         document=DocumentSpec(name="fileName"),
         mentions="HAS_ENTITY",
+        optional_indexes=LGB_OPTIONAL,
+        exclude_labels=("User", *CHAT_HISTORY, "__Community__"),
     ),
     "langchain": GraphProfile(
         name="langchain",
         entity=EntitySpec(name="id", key="id", embedding=None),
         chunk=ChunkSpec(key="id", vector_index="vector", fulltext_index="keyword", source="source"),
-        document=DocumentSpec(name="id"),
+        document=DocumentSpec(name="source", names=("title",), key="id"),
         mentions="MENTIONS",
         passage="document",
+        optional_indexes=("keyword",),
+        exclude_labels=(*LANGGRAPH_CHECKPOINTS, *CHAT_HISTORY),
     ),
 }
 """The three built-in profiles, with the names each tool uses by default."""
@@ -216,6 +266,9 @@ def load_profile(spec: str) -> GraphProfile:
         vector_index = "paper_chunks"
         [document]
         name = "url"
+
+    An index it names is required; ``optional_indexes = ["paper_chunks"]`` lets it be missing (a fallback then,
+    with a warning). ``optional_indexes`` and ``exclude_labels`` replace the base profile's lists.
 
     Raises:
         ProfileError: not a built-in name and not a readable profile file, or a field it does not know.
@@ -292,12 +345,23 @@ def _fields(current: object, given: Mapping[str, Any], where: str, exclude: tupl
     for key, value in given.items():
         if key not in known:
             raise ProfileError(f"{where}: unknown field {key!r} (fields: {', '.join(sorted(known))})")
+        if isinstance(getattr(current, key), tuple):
+            if not isinstance(value, list):
+                raise ProfileError(f"{where}: {key} must be a list of names, not {value!r}")
+            out[key] = tuple(_name(v, f"{where}: {key}") for v in value)
+            continue
         out[key] = None if value in ("", None) else _name(value, f"{where}: {key}")
     return out
 
 
 def _part(value: object) -> str:
     return quote(str(value), safe="")
+
+
+def source_iri(source: object) -> str:
+    """The document a chunk names by its ``source`` when no document node of theirs holds that source: a name
+    that is no node's (``urn:tgneo:source:…``), so no IRI claims a node that does not exist."""
+    return f"urn:tgneo:source:{_part(source)}"
 
 
 def node_iri(label: str, key: str, value: object) -> str:

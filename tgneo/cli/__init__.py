@@ -7,6 +7,9 @@ registers them on :data:`cli`; ``common`` holds what they share. Run ``tgneo --h
 
 from __future__ import annotations
 
+import logging
+import sys
+
 import click
 
 from tgneo.cli.common import configure_logging
@@ -36,6 +39,23 @@ def cli(verbose: bool) -> None:
     messages to stderr; the log is $TGNEO_HOME/logs/tgneo.log.
     """
     configure_logging(verbose)
+    _graph_warnings_on_stderr(verbose)
+
+
+def _graph_warnings_on_stderr(verbose: bool) -> None:
+    """Print the graph profiles' fallback warnings (logger ``tgneo.graphs``: which route found their entities or
+    chunks when an index is missing) on stderr as ``warning: …``, for ``tgneo ask`` and ``tgneo load index`` as for
+    ``tgneo serve``; they go to the log file too. With ``-v`` the log on stderr shows them already."""
+    logger = logging.getLogger("tgneo.graphs")
+    for handler in [h for h in logger.handlers if getattr(h, "tgneo_cli", False)]:
+        logger.removeHandler(handler)  # a second invocation in one process (tests) replaces, not adds
+    if verbose:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("warning: %(message)s"))
+    handler.tgneo_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
 
 
 def _register() -> None:

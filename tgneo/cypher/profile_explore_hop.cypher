@@ -1,10 +1,11 @@
-// Purpose: GraphRAG over a graph profile, one hop: the relationships between each frontier entity and other nodes of their entity label (the knowledge graph: never their chunk or document relationships), at most $per_entity per entity, those whose neighbour's name and type mention most of the question's $words first; with up to three passages (the text nodes $mentions reaches) that mention both ends, else the subject. Read only.
-// Params: $frontier (LIST<STRING> element ids), $label, $key, $name, $mentions, $passage_label, $per_entity, $words
+// Purpose: GraphRAG over a graph profile, one hop: the relationships between each frontier entity and other nodes of their entity label, never one carrying a label of $exclude (the knowledge graph: never their chunk or document relationships), at most $per_entity per entity, those whose neighbour's name and type mention most of the question's $words first; with up to three passages (the text nodes $mentions reaches) that mention both ends, else the subject. Read only.
+// Params: $frontier (LIST<STRING> element ids), $label, $exclude, $key, $name, $mentions, $passage_label, $per_entity, $words
 // Returns: frontier STRING, rel STRING, type STRING, s_element STRING, s_key ANY, s_name ANY, o_element STRING, o_key ANY, o_name ANY, passages LIST<STRING>
 UNWIND $frontier AS fid
 MATCH (n) WHERE elementId(n) = fid
 CALL (n) {
   MATCH (n)-[r]-(m:$($label))
+  WHERE none(l IN labels(m) WHERE l IN $exclude)
   WITH r, m, toLower(coalesce(toString(m[$name]), '') + ' ' + replace(type(r), '_', ' ')) AS terms
   WITH r, m, size([w IN $words WHERE terms CONTAINS w]) AS rank
   ORDER BY rank DESC, elementId(r)

@@ -1,5 +1,5 @@
-// Purpose: GraphRAG over a graph profile, step 1 by tgneo's side index (`tgneo load index --graph`): the tgneo-owned entries of the workspace and collection whose name matches a concept (full text, the $per_concept best by Lucene score) or whose embedding is near it (the $per_concept best of at least $min_similarity, scored by their exact similarity), each resolved to their node (still of their entity label), with each list's score, for reciprocal rank fusion in tgneo.store.kg.fuse_seeds. The indexes span every collection: $fetch hits are read and this collection's kept.
-// Params: $workspace, $collection, $name_index, $vector_index, $label, $key, $name, $concepts (LIST<MAP> text, query, vector), $per_concept, $fetch, $min_similarity
+// Purpose: GraphRAG over a graph profile, step 1 by tgneo's side index (`tgneo load index --graph`): the tgneo-owned entries of the workspace and collection whose name matches a concept (full text, the $per_concept best by Lucene score) or whose embedding is near it (the $per_concept best of at least $min_similarity, scored by their exact similarity), each resolved to their node (still of their entity label, never one carrying a label of $exclude), with each list's score, for reciprocal rank fusion in tgneo.store.kg.fuse_seeds. The indexes span every collection: $fetch hits are read and this collection's kept.
+// Params: $workspace, $collection, $name_index, $vector_index, $label, $exclude, $key, $name, $concepts (LIST<MAP> text, query, vector), $per_concept, $fetch, $min_similarity
 // Returns: concept STRING, element STRING, key ANY, name ANY, text_score FLOAT (null: the full-text list did not find it), vector_score FLOAT (null: the vector list did not)
 UNWIND $concepts AS c
 CALL (c) {
@@ -21,5 +21,6 @@ CALL (c) {
 }
 WITH c.text AS concept, node.element AS element, max(text) AS text_score, max(vector) AS vector_score
 MATCH (their) WHERE elementId(their) = element AND $label IN labels(their)
+  AND none(l IN labels(their) WHERE l IN $exclude)
 RETURN concept, element, their[$key] AS key, their[$name] AS name, text_score, vector_score
 ORDER BY concept, element

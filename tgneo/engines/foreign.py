@@ -14,14 +14,22 @@ change later, the trace must keep what it quoted); a selected edge is contained 
 the sources, sentence citations, the viewer, export, TrustGraph's CLI, retention) then reads these
 traces as it reads any other.
 
-Finding where to start, with no model of theirs (module :mod:`tgneo.profiles` names the indexes):
+Finding where to start, with no model of theirs (module :mod:`tgneo.profiles` names the indexes, and which
+of them may be missing):
 
-1. their vector index, when the configured embedder is a real model of the index's dimensions (the
-   offline embedder's hashed vectors can never be what filled their index);
+1. their vector index, when it exists and the configured embedder is a real model of the index's dimensions
+   (the offline embedder's hashed vectors can never be what filled their index);
 2. else tgneo's side index (``tgneo load index --graph``): tgneo-owned entries in tgneo's own indexes,
    each pointing at one of their nodes by element id;
 3. else their full-text index;
-4. else a one-line error naming both dimensions (or the missing index) and the remedy.
+4. else a full scan of at most :data:`SCAN_LIMIT` nodes of their label, matching names (or chunk texts) word
+   by word (``profile_seeds_scan``, ``profile_chunks_scan``).
+
+A question never fails for want of an index. When the route is 3 or 4, or 2 because their vector index is
+missing, one warning per question and per kind (entities, chunks) names the route taken, why, and the
+remedy, on the logger ``tgneo.graphs``: ``tgneo ask`` and ``tgneo load index`` print it on stderr, ``tgneo
+serve`` in its log. The trace keeps it as its retrieval hits do: a hit of route 3 or 4 is a full-text hit
+(``tgneo:textRank``/``textScore``, no vector rank), of route 1 or 2 a vector hit.
 
 Which edge an extracted fact came from: their writers record which chunks an *entity* was extracted
 from (``FROM_CHUNK``, ``HAS_ENTITY``, ``MENTIONS``), not which chunk a *relationship* came from. tgneo
@@ -32,6 +40,8 @@ sentence that names both ends and most of the question's words as the evidence.
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,12 +49,12 @@ from typing import Any
 from rdflib.term import Literal, URIRef
 
 from tgneo import uris
-from tgneo.errors import EmbeddingMismatch, NotIndexed
 from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.graphmodel import compile_quads
 from tgneo.llm.base import LLM
 from tgneo.nlp.segment import Unit, units
-from tgneo.profiles import DOCUMENT_TEXT, GraphProfile, chunk_iri, element_iri, node_iri, type_iri
+from tgneo.nlp.words import STOPWORDS
+from tgneo.profiles import DOCUMENT_TEXT, GraphProfile, chunk_iri, element_iri, node_iri, source_iri, type_iri
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import DEFAULT_GRAPH, Quad, QuotedTriple
 from tgneo.scope import check_scope
@@ -70,7 +80,15 @@ from tgneo.store.writer import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
-__all__ = ["ProfileGraph"]
+__all__ = ["SCAN_LIMIT", "ProfileGraph"]
+
+log = logging.getLogger("tgneo.graphs")
+
+SCAN_LIMIT = 100_000
+"""The most nodes of their label a full scan (the last route, module docstring) reads per question."""
+
+Route = str
+"""How their entities or chunks are found: ``theirs`` (their vector index), ``side``, ``fulltext`` or ``scan``."""
 
 
 @dataclass
@@ -114,38 +132,31 @@ class ProfileGraph:
         self.found = _Found()
         self._side: tuple[int, int] | None = None
         self._named: set[str] = set()
+        self._warned: set[str] = set()
 
     # -- what the engines call ---------------------------------------------------------------------
 
     def require_content(self, reads: Reads = "any") -> None:
-        """Refuse a question before anything is recorded when the profile does not fit the database, or when no
-        index (theirs that the embedder can ask, tgneo's side index, or full text) finds what the engine reads."""
-        checked = check(self.store, self.profile, chunks=reads == "chunks")
-        if reads in ("entities", "any"):
-            entities = self._entity_route(checked)
-            if entities is not None or reads == "entities":
-                if entities is None:
-                    raise self._unsearchable("entities", checked.entity_vector)
-                return
-        chunked = check(self.store, self.profile, chunks=True)
-        if self._chunk_route(chunked) is None:
-            raise self._unsearchable("chunks", chunked.chunk_vector)
+        """Refuse a question before anything is recorded when the profile does not fit the database (a label, type,
+        property or required index it names is missing). A missing optional index is no refusal: the routes of
+        the module docstring always end in a bounded full scan."""
+        check(self.store, self.profile, chunks=reads == "chunks")
 
-    def _entity_route(self, checked: Checked) -> str | None:
-        """How entities are found: ``theirs`` (vector), ``side``, ``fulltext``, or ``None``."""
+    def _entity_route(self, checked: Checked) -> Route:
+        """How entities are found (module docstring), said once per question when it is a fallback."""
         if checked.entity_vector is not None and self._fits(checked.entity_vector):
             return "theirs"
-        if self._side_counts()[0]:
-            return "side"
-        return "fulltext" if checked.entity_fulltext is not None else None
+        route = "side" if self._side_counts()[0] else "fulltext" if checked.entity_fulltext is not None else "scan"
+        self._warn("entities", route, checked)
+        return route
 
-    def _chunk_route(self, checked: Checked) -> str | None:
+    def _chunk_route(self, checked: Checked) -> Route:
         """How chunks are found: as :meth:`_entity_route`."""
         if checked.chunk_vector is not None and self._fits(checked.chunk_vector):
             return "theirs"
-        if self._side_counts()[1]:
-            return "side"
-        return "fulltext" if checked.chunk_fulltext is not None else None
+        route = "side" if self._side_counts()[1] else "fulltext" if checked.chunk_fulltext is not None else "scan"
+        self._warn("chunks", route, checked)
+        return route
 
     def seed_entities(
         self, concepts: Sequence[str], vectors: Sequence[list[float]] | None, per_concept: int, total: int
@@ -155,24 +166,27 @@ class ProfileGraph:
             return []
         checked, entity = check(self.store, self.profile), self.profile.entity
         common: dict[str, Any] = {"label": entity.label, "key": entity.key, "name": entity.name,
-                                  "per_concept": per_concept, "fetch": max(100, per_concept * OVERFETCH)}  # fmt: skip
+                                  "exclude": list(self.profile.exclude_labels), "per_concept": per_concept}  # fmt: skip
+        fetch = max(100, per_concept * OVERFETCH)
         rows = [{"text": c, "query": lucene_query(c), "vector": vectors[i] if vectors else None}
                 for i, c in enumerate(concepts)]  # fmt: skip
         route = self._entity_route(checked)
-        if route == "theirs" and vectors and checked.entity_vector is not None:
+        if route == "theirs" and not vectors:
+            route = "fulltext" if checked.entity_fulltext is not None else "scan"
+        if route == "theirs" and checked.entity_vector is not None:
             records = read(self.store, "profile_seeds_vector", index=checked.entity_vector.name, concepts=rows,
-                           min_similarity=MIN_SIMILARITY, **common)  # fmt: skip
+                           min_similarity=MIN_SIMILARITY, fetch=fetch, **common)  # fmt: skip
         elif route == "side":
             records = read(self.store, "profile_seeds_side", workspace=self.workspace, collection=self.collection,
                            name_index=ENTITY_NAME_INDEX, vector_index=ENTITY_VECTOR_INDEX, concepts=rows,
-                           min_similarity=MIN_SIMILARITY, **common,
+                           min_similarity=MIN_SIMILARITY, fetch=fetch, **common,
                            )  # fmt: skip
         elif route == "fulltext" and checked.entity_fulltext is not None:
-            records = read(
-                self.store, "profile_seeds_text", index=checked.entity_fulltext.name, concepts=rows, **common
-            )
+            records = read(self.store, "profile_seeds_text", index=checked.entity_fulltext.name, concepts=rows,
+                           fetch=fetch, **common)  # fmt: skip
         else:
-            raise self._unsearchable("entities", checked.entity_vector)
+            scanned = [{"text": c, "words": w} for c in concepts if (w := _words(c))]
+            records = read(self.store, "profile_seeds_scan", concepts=scanned, scan=SCAN_LIMIT, **common)
         their = {r["element"]: (r["key"], r["name"]) for r in records}
         found = [SeedRow.of(r, "element") for r in records]
         seeds = []
@@ -194,7 +208,7 @@ class ProfileGraph:
                 break
             records = read(
                 self.store, "profile_explore_hop", frontier=frontier, label=entity.label, key=entity.key,
-                name=entity.name,
+                name=entity.name, exclude=list(self.profile.exclude_labels),
                 mentions=self.profile.mentions, passage_label=self.profile.passage_label, per_entity=per_entity,
                 words=list(words),
             )  # fmt: skip
@@ -265,7 +279,7 @@ class ProfileGraph:
         common: dict[str, Any] = {"label": chunk.label, "key": chunk.key, "text": chunk.text,
                                   "per_concept": per_concept, "fetch": max(100, per_concept * OVERFETCH)}  # fmt: skip
         route = self._chunk_route(checked)
-        text = route == "fulltext"
+        text = route in ("fulltext", "scan")
         if route == "theirs" and checked.chunk_vector is not None:
             records = read(self.store, "profile_chunks_vector", index=checked.chunk_vector.name,
                            embedding=chunk.embedding, vectors=list(vectors),
@@ -279,7 +293,10 @@ class ProfileGraph:
             records = read(self.store, "profile_chunks_text", index=checked.chunk_fulltext.name, queries=queries,
                            question=lucene_query(question), **common)  # fmt: skip
         else:
-            raise self._unsearchable("chunks", checked.chunk_vector)
+            scanned = [{"text": c, "words": w} for c in concepts if (w := _words(c))]
+            records = read(self.store, "profile_chunks_scan", label=chunk.label, key=chunk.key, text=chunk.text,
+                           concepts=scanned, question_words=_words(question), per_concept=per_concept,
+                           scan=SCAN_LIMIT)  # fmt: skip
         hits = []
         for r in records:
             iri = chunk_iri(self._iri(chunk.label, chunk.key, r["element"], r["key"]))
@@ -330,27 +347,47 @@ class ProfileGraph:
             self._side = (int(record["entities"]), int(record["chunks"]))
         return self._side
 
-    def _unsearchable(self, what: str, vector: IndexInfo | None) -> Exception:
-        name, remedy = (
-            self.profile.name,
-            (
-                f"build tgneo's side index with `tgneo load index --graph {self.profile.name} "
-                f"--workspace {self.workspace} --collection {self.collection}`"
-            ),
-        )
-        if vector is not None and vector.dimensions != self.llm.dimensions:
-            return EmbeddingMismatch(
-                f"graph profile {name!r}: their vector index {vector.name!r} holds {vector.dimensions}-dimensional "
-                f"vectors, but the configured embedder ({self.llm.embedding_model}) gives {self.llm.dimensions}: "
-                f"configure the model that filled it ({vector.dimensions} dimensions), or {remedy}"
-            )
-        if vector is not None:
-            return EmbeddingMismatch(
-                f"graph profile {name!r}: the offline embedder cannot ask their vector index {vector.name!r} (its "
-                f"vectors come from their model): configure that model, or {remedy}"
-            )
-        label = self.profile.entity.label if what == "entities" else self.profile.chunk.label
-        return NotIndexed(f"graph profile {name!r}: no index of theirs finds their {what} (:{label}): {remedy}")
+    def _warn(self, what: str, route: Route, checked: Checked) -> None:
+        """Say, once per question and kind, which fallback route finds their ``what`` and why (module docstring):
+        always for their full-text index and the full scan, for the side index when their vector index is
+        missing."""
+        vector = checked.entity_vector if what == "entities" else checked.chunk_vector
+        absent = checked.absent(f"{'entity' if what == 'entities' else 'chunk'}.vector_index")
+        if what in self._warned or (route == "side" and absent is None):
+            return
+        self._warned.add(what)
+        profile = self.profile
+        label = profile.entity.label if what == "entities" else profile.chunk.label
+        why = [self._vector_reason(vector, absent, label)]
+        if route in ("fulltext", "scan"):
+            why.append(f"no side index in workspace {self.workspace!r}, collection {self.collection!r}")
+        if route == "scan":
+            fulltext = checked.absent(f"{'entity' if what == 'entities' else 'chunk'}.fulltext_index")
+            why.append(f"their full-text index {fulltext} does not exist" if fulltext else
+                       f"no full-text index of theirs is on :{label}")  # fmt: skip
+        index = checked.entity_fulltext if what == "entities" else checked.chunk_fulltext
+        used = {
+            "side": "tgneo's side index",
+            "fulltext": f"their full-text index {index.name if index else ''!r}",
+            "scan": f"a full scan of at most {SCAN_LIMIT} :{label} nodes matching the question's words",
+        }[route]
+        remedy = "" if route == "side" else (
+            f"; for search by meaning, build tgneo's side index: tgneo load index --graph {profile.name} "
+            f"--workspace {self.workspace} --collection {self.collection}"
+        )  # fmt: skip
+        log.warning("graph profile %r: their %s (:%s) are found by %s (%s)%s", profile.name, what, label, used,
+                    "; ".join(why), remedy)  # fmt: skip
+
+    def _vector_reason(self, vector: IndexInfo | None, absent: str | None, label: str) -> str:
+        """Why their vector index is not the route: missing, absent by default, or not askable by this embedder."""
+        if absent is not None:
+            return f"their vector index {absent} does not exist"
+        if vector is None:
+            return f"no vector index of theirs is on :{label}"
+        if vector.dimensions != self.llm.dimensions:
+            return (f"their vector index {vector.name!r} holds {vector.dimensions}-dimensional vectors, but the "
+                    f"configured embedder ({self.llm.embedding_model}) gives {self.llm.dimensions}")  # fmt: skip
+        return f"the offline embedder cannot ask their vector index {vector.name!r} (its vectors come from their model)"
 
     def _name(self, edges: Iterable[tuple[QuotedTriple, list[str]]]) -> None:
         """Record the names of the explored edges' ends and types (``rdfs:label``) on tgneo's nodes for their IRIs,
@@ -373,22 +410,37 @@ class ProfileGraph:
             return
         profile, chunk, doc = self.profile, self.profile.chunk, self.profile.document
         is_doc = profile.passage == "document" and not chunks
-        label, key = (doc.label, doc.name) if is_doc else (chunk.label, chunk.key)
+        label, key = (doc.label, doc.key or doc.name) if is_doc else (chunk.label, chunk.key)
         records = read(
             self.store, "profile_passages", elements=wanted, key=key, text=DOCUMENT_TEXT if is_doc else chunk.text,
             order=None if is_doc else chunk.order, part_of=None if is_doc else chunk.part_of,
-            document_label=doc.label, document_name=doc.name, source=None if is_doc else chunk.source,
+            document_label=doc.label, document_names=list(doc.naming), document_key=doc.key,
+            document_text=DOCUMENT_TEXT, source=None if is_doc else chunk.source,
         )  # fmt: skip
         for r in records:
             own = self._iri(label, key, r["element"], r["key"])
-            if r["document_name"] is not None:
-                document = node_iri(doc.label, doc.name, r["document_name"])
-            else:
-                document = element_iri(r["document"]) if r["document"] is not None else own
-            title = str(r["document_name"]) if r["document_name"] is not None else None
+            document, title = self._document(r, own)
             self.found.passages[r["element"]] = _Passage(
                 r["element"], chunk_iri(own), r["text"] or "", r["position"], document, title, tuple(r["labels"])
             )
+
+    def _document(self, r: Mapping[str, Any], own: str) -> tuple[str, str | None]:
+        """The IRI and title of a passage's document (:mod:`tgneo.profiles`, "Document names"): by the first naming
+        property it holds; else by its key (titled by its text's first line, never the key); a chunk whose
+        ``source`` names no document of theirs by :func:`~tgneo.profiles.source_iri`; a passage that is no
+        document's, by itself."""
+        doc = self.profile.document
+        if r["document"] is not None:
+            if r["named_by"] is not None:
+                return node_iri(doc.label, r["named_by"], r["document_name"]), str(r["document_name"])
+            first = next((line.strip() for line in (r["document_text"] or "").splitlines() if line.strip()), None)
+            title = first[:80] if first else None
+            if doc.key is not None and r["document_key"] is not None:
+                return node_iri(doc.label, doc.key, r["document_key"]), title
+            return element_iri(r["document"]), title
+        if r["source"] is not None:
+            return source_iri(r["source"]), str(r["source"])
+        return own, None
 
     def _sources(self, rows: Sequence[EvidenceRow]) -> tuple[list[Quad], dict[str, str]]:
         """The provenance quads and passage texts behind ``rows`` (module docstring)."""
@@ -434,6 +486,16 @@ class ProfileGraph:
                 quads += Subgraph(uri=uris.subgraph_uri(f"neo4j-{digest}"), chunk=iri, activity=extraction,
                                   statements=statements, evidence=tuple(evidence.items())).triples()  # fmt: skip
         return quads, contents
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> list[str]:
+    """The lower-case words of ``text`` a full scan matches, each once: no stopword (``of`` would match inside
+    every ``offline``), two letters or more, or a number."""
+    found = (w for w in _WORD.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in STOPWORDS)
+    return list(dict.fromkeys(found))
 
 
 def _sentence(text: str, s_name: str, o_name: str, words: Sequence[str]) -> Unit | None:

@@ -10,17 +10,20 @@ made on their labels.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgneo.llm.base import LLM
-from tgneo.profiles import GraphProfile, chunk_iri, element_iri, node_iri
+from tgneo.profiles import GraphProfile, ProfileError, chunk_iri, element_iri, node_iri
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.foreign import check, mark_changed, read, write
 from tgneo.store.schema import install_search_schema
 
 __all__ = ["SideReport", "build_side_index"]
+
+log = logging.getLogger("tgneo.graphs")
 
 
 @dataclass(frozen=True)
@@ -55,13 +58,25 @@ def build_side_index(
     text changed marks stale every stored answer that quoted its document (as reloading a document of
     tgneo's own does: ``tgneo traces list --stale``).
 
+    Their vector indexes are not needed (a graph may have none: the side index stands in for them). Each optional
+    index the profile names that is missing is named in a warning (logger ``tgneo.graphs``: on ``tgneo load
+    index``'s stderr). Nodes of the profile's ``exclude_labels`` get no entry.
+
     Raises:
-        ProfileError: the profile names what the database lacks.
+        ProfileError: the profile names what the database lacks (a required index among it).
     """
     check_scope(workspace, collection)
-    check(store, profile)
+    checked = check(store, profile)
     install_search_schema(store, llm.dimensions)
     catalog = read(store, "profile_catalog")[0]
+    if profile.chunk.label in catalog["labels"]:
+        try:
+            checked = check(store, profile, chunks=True)
+        except ProfileError as e:  # their chunks are indexed all the same; Document RAG will say this again
+            log.warning("%s: Document RAG over it is refused until it does", e)
+    for missing in checked.missing:
+        log.warning("graph profile %r: their %s does not exist (it is optional): questions find what it would have "
+                    "found by this side index", profile.name, missing)  # fmt: skip
     done = {"entities": 0, "chunks": 0, "unchanged": 0}
     changed: list[str] = []
     parts = [("entities", profile.entity.label, profile.entity.key, profile.entity.name)]
@@ -70,7 +85,8 @@ def build_side_index(
     for what, label, key, text in parts:
         after = ""
         while True:
-            page = read(store, "profile_side_page", label=label, key=key, text=text, after=after, limit=SIDE_BATCH)
+            page = read(store, "profile_side_page", label=label, key=key, text=text, after=after, limit=SIDE_BATCH,
+                        exclude=list(profile.exclude_labels))  # fmt: skip
             if not page:
                 break
             after = page[-1]["element"]

@@ -49,13 +49,25 @@ class Checked:
     entity_fulltext: IndexInfo | None
     chunk_vector: IndexInfo | None
     chunk_fulltext: IndexInfo | None
+    missing: tuple[str, ...] = ()
+    """``what`` (``entity.vector_index``) and name of each optional index the profile names that does not exist:
+    ``"entity.vector_index 'entity_vector'"``."""
+
+    def absent(self, what: str) -> str | None:
+        """The optional index ``what`` names when it does not exist (``"'entity_vector'"``), else ``None``."""
+        for line in self.missing:
+            field, _, name = line.partition(" ")
+            if field == what:
+                return name
+        return None
 
 
 def _missing(profile: GraphProfile, what: str, name: str, kind: str, present: set[str]) -> ProfileError:
     shown = ", ".join(sorted(present)[:12]) or "none"
+    kinds = kind + ("es" if kind.endswith("x") else "s")
     return ProfileError(
         f"graph profile {profile.name!r}: {what} names the {kind} {name!r}, which does not exist in the database "
-        f"({kind}s there: {shown})"
+        f"({kinds} there: {shown})"
     )
 
 
@@ -75,7 +87,9 @@ def check(store: Store, profile: GraphProfile, *, chunks: bool = False) -> Check
         return cached[1]
     catalog = store.read(Q.profile_catalog)[0]
     labels, types, keys = set(catalog["labels"]), set(catalog["types"]), set(catalog["keys"])
-    optional = {"chunk.order", "chunk.source", "entity.description"}
+    optional = {"chunk.order", "chunk.source", "entity.description", "document.names", "document.key"}
+    if profile.document.key is not None:  # a document without its naming properties is known by its key
+        optional.add("document.name")
     wanted_labels = [(w, n) for w, n in profile.labels() if chunks or not w.startswith("chunk.")]
     if profile.passage == "chunk":
         wanted_labels.append(("chunk.label", profile.chunk.label))
@@ -96,14 +110,18 @@ def check(store: Store, profile: GraphProfile, *, chunks: bool = False) -> Check
         for r in store.read(Q.profile_indexes)
     ]
     entity, chunk = profile.entity, profile.chunk
+    missing: list[str] = []
     found = Checked(
         profile,
-        _index(profile, indexes, "entity.vector_index", entity.vector_index, "VECTOR", entity.label, entity.embedding),
-        _index(profile, indexes, "entity.fulltext_index", entity.fulltext_index, "FULLTEXT", entity.label, entity.name),
-        _index(profile, indexes, "chunk.vector_index", chunk.vector_index, "VECTOR", chunk.label, chunk.embedding)
-        if chunks else None,
-        _index(profile, indexes, "chunk.fulltext_index", chunk.fulltext_index, "FULLTEXT", chunk.label, chunk.text)
-        if chunks else None,
+        _index(profile, indexes, "entity.vector_index", entity.vector_index, "VECTOR", entity.label, entity.embedding,
+               missing),
+        _index(profile, indexes, "entity.fulltext_index", entity.fulltext_index, "FULLTEXT", entity.label, entity.name,
+               missing),
+        _index(profile, indexes, "chunk.vector_index", chunk.vector_index, "VECTOR", chunk.label, chunk.embedding,
+               missing) if chunks else None,
+        _index(profile, indexes, "chunk.fulltext_index", chunk.fulltext_index, "FULLTEXT", chunk.label, chunk.text,
+               missing) if chunks else None,
+        tuple(missing),
     )  # fmt: skip
     _checked[key] = (time.monotonic() + CHECK_TTL, found)
     return found
@@ -111,15 +129,19 @@ def check(store: Store, profile: GraphProfile, *, chunks: bool = False) -> Check
 
 def _index(
     profile: GraphProfile, indexes: list[IndexInfo], what: str, name: str | None, kind: str, label: str,
-    prop: str | None,
+    prop: str | None, missing: list[str],
 ) -> IndexInfo | None:  # fmt: skip
-    """The index ``what`` names (which must exist, and be of ``kind``), else one of ``kind`` on ``label``/``prop``."""
+    """The index ``what`` names (which must exist unless the profile lists it optional, and be of ``kind``), else one
+    of ``kind`` on ``label``/``prop``. A missing optional one is added to ``missing`` (the engines fall back)."""
     if name is not None:
         for index in indexes:
             if index.name == name and index.type == kind:
                 return index
         named = {i.name for i in indexes if i.type == kind and not i.name.startswith("tgneo_")}
         if not any(i.name == name for i in indexes):
+            if name in profile.optional_indexes:
+                missing.append(f"{what} {name!r}")
+                return None
             raise _missing(profile, what, name, f"{kind.lower()} index", named)
         return None  # an index of that name but of another kind: not one this profile can read
     if prop is None:
