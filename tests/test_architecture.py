@@ -135,6 +135,16 @@ def test_only_the_store_and_models_touch_the_driver(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)
+def test_neomodel_is_reached_only_through_tgneo_models_which_no_module_imports(path: Path) -> None:
+    """neomodel is the extra ``tgneo[neomodel]`` (it holds the driver at ~=6.1.0): no command may need it."""
+    rel = _rel(path)
+    if rel == "models.py":
+        return
+    assert not _reaching(path, ("neomodel",)), rel
+    assert "tgneo.models" not in IMPORTS[_module_name(path)], rel
+
+
+@pytest.mark.parametrize("path", ALL, ids=_rel)
 def test_only_the_web_package_touches_flask(path: Path) -> None:
     if _rel(path).startswith("web/"):
         return

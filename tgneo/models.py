@@ -1,5 +1,7 @@
 """neomodel OGM classes for every tgneo node label, derived from the mapping table, for navigating traces.
 
+neomodel is the extra ``tgneo[neomodel]``; without it, importing this module says how to install it.
+
 Why this module exists: Python users want to walk a trace as objects
 (``focus.selected_edges.all()``, ``selection.edge.single().s``) rather than write Cypher. The recorder's
 hot path stays batched Cypher (``tgneo.store`` / ``cypher/record_batch.cypher``: one statement per step,
@@ -62,21 +64,32 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import neo4j.time
 from neo4j.graph import Node
-from neomodel import (
-    ArrayProperty,
-    DateTimeNeo4jFormatProperty,
-    FloatProperty,
-    IntegerProperty,
-    NodeSet,
-    RelationshipDefinition,
-    RelationshipFrom,
-    RelationshipTo,
-    StringProperty,
-    StructuredNode,
-    db,
-)
-from neomodel.properties import Property
-from neomodel.sync_.node import NodeMeta
+
+try:
+    from neomodel import (
+        ArrayProperty,
+        DateTimeNeo4jFormatProperty,
+        FloatProperty,
+        IntegerProperty,
+        NodeSet,
+        RelationshipDefinition,
+        RelationshipFrom,
+        RelationshipTo,
+        StringProperty,
+        StructuredNode,
+        db,
+    )
+    from neomodel.properties import Property
+    from neomodel.sync_.node import NodeMeta
+except ModuleNotFoundError as missing:
+    # neomodel is an extra: it holds the driver at ~=6.1.0, which would keep a user's neo4j-graphrag back, so a
+    # plain `pip install tgneo` leaves it out. Still a ModuleNotFoundError (callers catching ImportError keep
+    # working), with the one line that fixes it.
+    if missing.name is None or missing.name.partition(".")[0] != "neomodel":
+        raise
+    raise ModuleNotFoundError(
+        "tgneo.models needs neomodel, which is an extra: pip install 'tgneo[neomodel]'", name=missing.name
+    ) from missing
 
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS, SPECIFICITY, PropMap
 from tgneo.store import Store
