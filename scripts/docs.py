@@ -131,6 +131,14 @@ class Run:
             raise DocsError(f"tgneo {shlex.join(args)} failed ({result.returncode}):\n{result.stdout[-3000:]}")
         return result.stdout
 
+    def tgneo_apart(self, *args: str, cwd: Path | None = None) -> tuple[str, str]:
+        """``tgneo ARGS``'s stdout and stderr, apart (for an example that shows only one of them)."""
+        result = subprocess.run([str(BIN / "tgneo"), *args], env=self.env, cwd=cwd or ROOT, capture_output=True,
+                                text=True, timeout=600, check=False)  # fmt: skip
+        if result.returncode != 0:
+            raise DocsError(f"tgneo {shlex.join(args)} failed ({result.returncode}):\n{result.stderr[-3000:]}")
+        return result.stdout, result.stderr
+
     def empty(self) -> None:
         """Drop every collection of this run's workspace, so what it loads is loaded anew."""
         listed = json.loads(self.tgneo("collections", "--json", stderr=False))
@@ -174,6 +182,7 @@ class Recipes:
 
     def __init__(self) -> None:
         self._demo: Demo | None = None
+        self._pip_run: tuple[Run, str, str, str, str] | None = None
 
     def demo(self) -> Demo:
         """``scripts/demo.sh`` from the clone's root, as a newcomer runs it (but on the docs Neo4j, in the docs
@@ -260,6 +269,40 @@ class Recipes:
             shutil.rmtree(folder, ignore_errors=True)
         return run.show("\n".join(shown))
 
+    def _pip(self) -> tuple[Run, str, str, str, str]:
+        """pip's topic guides loaded, and a question asked of them: (run, load command's last line, the question,
+        its stdout, its stderr). The guides are copied to the same folder everywhere (their documents' IRIs are
+        digests of their paths) and loaded from there by the path the README shows."""
+        if self._pip_run is not None:
+            return self._pip_run
+        run = Run(f"{WORKSPACE}-pip")
+        run.empty()
+        folder = Path("/tmp/tgneo-docs-pip")
+        shutil.rmtree(folder, ignore_errors=True)
+        corpus = Path("scripts/bench/quality/pip-24.2-topics")
+        shutil.copytree(ROOT / corpus, folder / corpus)
+        try:
+            _, loaded = run.tgneo_apart("load", "documents", str(corpus), "--collection", "pip", cwd=folder)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        question = "Which command shows the directory pip uses for its cache?"
+        out, err = run.tgneo_apart("ask", "-x", "--collection", "pip", question)
+        self._pip_run = (run, loaded.rstrip().splitlines()[-1], question, out, err)
+        return self._pip_run
+
+    def answer_quality(self) -> str:
+        """The pip example of "Answer quality": the guides loaded, the question asked, the answer (stdout)."""
+        run, loaded, question, out, _ = self._pip()
+        corpus = "scripts/bench/quality/pip-24.2-topics"
+        shown = [command(["tgneo", "load", "documents", corpus, "--collection", "pip"]), loaded,
+                 command(["tgneo", "ask", "-x", "--collection", "pip", question]), out.rstrip()]  # fmt: skip
+        return run.show("\n".join(shown))
+
+    def answer_quality_evidence(self) -> str:
+        """The same answer's stderr from its answer sentences on (the steps before are left out)."""
+        run, _, _, _, err = self._pip()
+        return run.show(err[err.index("Answer sentences and their evidence:") :].rstrip())
+
     def operations(self) -> str:
         """A document removed by URI from a collection, its answer's trace pruned, the workspace checked."""
         run = Run(f"{WORKSPACE}-ops", shown_workspace="ops")
@@ -331,6 +374,8 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "otel-out": Recipes.otel_out,
     "trace-diff": Recipes.trace_diff,
     "stale": Recipes.stale,
+    "answer-quality": Recipes.answer_quality,
+    "answer-quality-evidence": Recipes.answer_quality_evidence,
     "operations": Recipes.operations,
 }
 """Every recipe, by the name its README marker gives."""
