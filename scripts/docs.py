@@ -175,6 +175,12 @@ class Demo:
 
     output: str
     run: Run
+    streamed: str
+    """What the demo's server streamed for :data:`HTTP_QUESTION` (its NDJSON, as ``curl -N`` prints it)."""
+
+
+HTTP_QUESTION = {"query": "Who discovered polonium?", "entity-limit": 20}
+"""The README's ``curl`` example's request body (the recipe adds its workspace)."""
 
 
 class Recipes:
@@ -203,6 +209,11 @@ class Recipes:
                                     stderr=subprocess.STDOUT, text=True)  # fmt: skip
             try:
                 _wait_for(f"http://127.0.0.1:{port}/readyz", demo, 600)
+                body = json.dumps({**HTTP_QUESTION, "workspace": run.workspace}).encode()
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/graph-rag", body,
+                                                 {"Content-Type": "application/json"})  # fmt: skip
+                with urllib.request.urlopen(request, timeout=300) as answer:
+                    streamed = answer.read().decode()
             finally:
                 demo.terminate()
                 demo.wait(timeout=60)
@@ -210,7 +221,7 @@ class Recipes:
             printed = output.read()
         if demo.returncode not in (0, -15, 143) or "trace: " not in printed:
             raise DocsError(f"scripts/demo.sh failed ({demo.returncode}):\n{printed[-3000:]}")
-        self._demo = Demo(printed, run)
+        self._demo = Demo(printed, run, streamed)
         return self._demo
 
     def quickstart(self) -> str:
@@ -221,6 +232,25 @@ class Recipes:
         closing = text.index("  In Neo4j Browser:")
         text = text[: text.index("\n\n", closing)]
         return demo.run.show("\n".join(_shorten(text.splitlines())))
+
+    def http(self) -> str:
+        """A question asked over HTTP of the demo's server, as ``curl -N`` prints its NDJSON stream, shortened
+        (:func:`_pick`): the first explain message, the first piece of the answer, the last explain message and the
+        final message, each to its telling fields; the messages between as one ``…`` line."""
+        demo = self.demo()
+        lines = demo.streamed.splitlines()
+        messages = [json.loads(line) for line in lines]
+        explains = [i for i, m in enumerate(messages) if m.get("message_type") == "explain"]
+        chunks = [i for i, m in enumerate(messages) if m.get("message_type") == "chunk" and m.get("response")]
+        first, answer, last = explains[0], chunks[0], explains[-1]
+        curl = f"curl -N localhost:8888/api/v1/graph-rag -d {shlex.quote(json.dumps(HTTP_QUESTION))}"
+        explained = ("message_type", "explain_id", "explain_graph", "explain_triples")
+        final = ("message_type", "response", "end_of_session", "sources", "in_token", "out_token", "model", "trace",
+                 "citations")  # fmt: skip
+        shown = [curl, _pick(lines[first], explained), "…" + " " * 51 + "# Grounding, Exploration, Focus: each as it "
+                 "commits", _pick(lines[answer], ("message_type", "response")), _pick(lines[last], explained[:2]),
+                 _pick(lines[-1], final)]  # fmt: skip
+        return demo.run.show("\n".join(shown))
 
     def load_documents(self) -> str:
         """The line ``tgneo load sample`` ends with, from the demo (the sample loaded into an empty collection)."""
@@ -318,6 +348,20 @@ class Recipes:
         return run.show("\n".join(shown))
 
 
+def _pick(line: str, keys: Sequence[str]) -> str:
+    """A JSON message's line with only ``keys`` (those it has, in that order; a list of messages' items shown as
+    ``[…]`` unless it is ``sources``), then ``…}`` when it has others."""
+    message = json.loads(line)
+
+    def value(key: str) -> str:
+        if isinstance(message[key], list) and key != "sources":
+            return "[…]"
+        return json.dumps(message[key], ensure_ascii=False, separators=(",", ":"))
+
+    shown = [f"{json.dumps(k)}:{value(k)}" for k in keys if k in message]
+    return "{" + ",".join(shown) + (",…}" if set(message) - set(keys) else "}")
+
+
 def _wait_for(url: str, process: subprocess.Popen[str], seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -371,6 +415,7 @@ def _diff_shortened(lines: list[str]) -> Iterator[str]:
 RECIPES: dict[str, Callable[[Recipes], str]] = {
     "quickstart": Recipes.quickstart,
     "load-documents": Recipes.load_documents,
+    "http": Recipes.http,
     "otel-out": Recipes.otel_out,
     "trace-diff": Recipes.trace_diff,
     "stale": Recipes.stale,
