@@ -151,6 +151,33 @@ def test_langchain_neo4j_graph_with_its_defaults_writes_graph_documents_on_an_ap
     assert (mentioned, edges) == (2, 1)
 
 
+def _readme_block(language: str, containing: str) -> str:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    found = [b for b in re.findall(rf"^```{language}\n(.*?)^```$", readme, re.M | re.S) if containing in b]
+    assert len(found) == 1, f"README.md has {len(found)} {language} blocks with {containing!r}"
+    return str(found[0])
+
+
+def test_the_readmes_langchain_walk_through_answers_as_written_on_an_apoc_instance(
+    with_apoc: Started, tmp_path: Path
+) -> None:
+    with with_apoc.driver() as driver:
+        driver.execute_query("MATCH (n) DETACH DELETE n")
+    (tmp_path / "my_graph.py").write_text(_readme_block("python", "graph = Neo4jGraph()"), encoding="utf-8")
+    walk = _readme_block("bash", "--graph langchain")
+    commands = [line.split("  #")[0].strip() for line in walk.splitlines() if line.strip()]
+    assert commands[:2] == ["tgneo db start --plugin apoc", 'eval "$(tgneo db env)"']  # the fixture's, on its instance
+    env = _shell(**with_apoc.env, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    printed = ""
+    for command in commands[2:]:
+        result = subprocess.run(
+            command, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False
+        )
+        assert result.returncode == 0, (command, result.stderr)
+        printed = result.stdout + result.stderr  # the answer, then -x's explanation and its sources
+    assert "Apollo 11 landed on the Moon" in printed and "apollo11.txt" in printed
+
+
 def test_an_apoc_instance_still_serves_every_builtin_procedure_tgneo_uses(with_apoc: Started) -> None:
     with with_apoc.driver() as driver:
         driver.execute_query("MATCH (n:PluginCheck) DETACH DELETE n")
