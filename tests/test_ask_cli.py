@@ -81,3 +81,8 @@ def test_ask_refuses_a_pattern_for_a_rag_engine_and_an_empty_question(neo4j_serv
 def test_a_missing_profile_file_is_named_as_missing(neo4j_server: Neo4jServer) -> None:
     result = tgneo(neo4j_server, "ask", POLONIUM, "--graph", "my-graph.toml", ok=False)
     assert result.returncode == 2 and "graph profile 'my-graph.toml': no such file: my-graph.toml" in result.stderr
+
+
+def test_an_empty_collection_s_hint_names_the_workspace(neo4j_server: Neo4jServer, collection: str) -> None:
+    result = tgneo(neo4j_server, "ask", POLONIUM, "--workspace", "w", "--collection", collection, ok=False)
+    assert f"`tgneo load documents PATH --workspace w --collection {collection}`" in result.stderr

@@ -9,13 +9,14 @@ one means deleting every node that carries its name, in bounded batches.
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgneo.errors import EmptyCollection
 from tgneo.native import STRUCTURE_KEYS
-from tgneo.scope import check_name, check_scope
+from tgneo.scope import DEFAULT_SCOPE, check_name, check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.vocab import GRAPH_SOURCE
@@ -77,8 +78,15 @@ def require_content(store: Store, workspace: str, collection: str) -> None:
     raise EmptyCollection(
         f"workspace {workspace!r}, collection {collection!r} holds no documents and no knowledge graph, so "
         f"nothing was asked or recorded. Collections of workspace {workspace!r} with content: {listed}. "
-        f"Load documents with `tgneo load documents PATH --collection {collection}`, or ask one of those."
+        f"Load documents with `tgneo load documents PATH{_options(workspace)} --collection {shlex.quote(collection)}`, "
+        "or ask one of those."
     )
+
+
+def _options(workspace: str) -> str:
+    """``--workspace W`` for a printed command, when W is not the default (the shell it is pasted into may not have
+    ``TGNEO_WORKSPACE``)."""
+    return "" if workspace == DEFAULT_SCOPE else f" --workspace {shlex.quote(workspace)}"
 
 
 def drop_collection(
