@@ -20,6 +20,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypedDict
 from urllib.parse import unquote
 
@@ -55,7 +56,7 @@ from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
-from tgneo.profiles import BUILTIN, CHAT_HISTORY, LANGGRAPH_CHECKPOINTS
+from tgneo.profiles import BUILTIN, CHAT_HISTORY, LANGGRAPH_CHECKPOINTS, GraphProfile, ProfileError, load_profile
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
 from tgneo.store.traces import get_trace
@@ -166,6 +167,12 @@ def their(
 def ask(their: Their, kind: SessionKind, question: str, collection: str) -> list[Event]:
     engine = build_engine(kind, their.store, OfflineLLM())
     return list(engine.answer(Request(question, W, collection, graph=BUILTIN[their.profile])))
+
+
+def ask_with(their: Their, profile: GraphProfile, collection: str) -> list[Event]:
+    """GraphRAG's question through a profile file."""
+    engine = build_engine(SessionKind.GRAPH_RAG, their.store, OfflineLLM())
+    return list(engine.answer(Request(QUESTIONS[SessionKind.GRAPH_RAG][0], W, collection, graph=profile)))
 
 
 def _end(events: list[Event]) -> SessionEnd:
@@ -293,6 +300,25 @@ def test_communities_and_chat_history_never_appear_in_an_llm_graph_builder_explo
     assert named
     labels = {label for iri in named for found in _node_labels(their.driver, iri) for label in found}
     assert labels and not labels & set(LGB_EXCLUDED), labels
+
+
+@pytest.mark.parametrize("their", ["lgb-vector-keyword"], indirect=True)
+def test_an_index_a_profile_file_names_is_required(their: Their, tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('extends = "llm-graph-builder"\n[entity]\nfulltext_index = "my_entities"\n', encoding="utf-8")
+    with pytest.raises(ProfileError) as refused:
+        ask_with(their, load_profile(str(path)), "test-file-required")
+    assert "entity.fulltext_index names the fulltext index 'my_entities', which does not exist" in str(refused.value)
+    assert "(fulltext indexes there: keyword)" in str(refused.value)
+
+
+@pytest.mark.parametrize("their", ["lgb-vector-keyword"], indirect=True)
+def test_an_index_a_profile_file_lists_as_optional_may_be_missing(their: Their, tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('extends = "llm-graph-builder"\noptional_indexes = ["entity_vector", "my_entities"]\n'
+                    '[entity]\nfulltext_index = "my_entities"\n', encoding="utf-8")  # fmt: skip
+    end = _end(ask_with(their, load_profile(str(path)), "test-file-optional"))
+    assert any(s.title == QUESTIONS[SessionKind.GRAPH_RAG][1] for s in end.sources), end.sources
 
 
 @pytest.mark.parametrize("their", ["lgb-no-index"], indirect=True)
