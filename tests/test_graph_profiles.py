@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -47,7 +48,7 @@ from tests.openai_server import OpenAIServer, serve
 from tests.private_neo4j import private_neo4j
 from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
-from tgneo.errors import BadRequest, EmbeddingMismatch, NotIndexed
+from tgneo.errors import BadRequest
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
@@ -158,24 +159,34 @@ def indexed(their: Their) -> Their:
     return their
 
 
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "tgneo.graphs" and r.levelno == logging.WARNING]
+
+
 @pytest.mark.parametrize("their", ["neo4j-graphrag", "langchain"], indirect=True)
-def test_a_question_no_index_can_answer_is_one_line_before_anything_is_recorded(their: Their) -> None:
+def test_a_question_no_index_can_answer_is_answered_by_a_bounded_scan_with_a_warning_naming_the_remedy(
+    their: Their, caplog: pytest.LogCaptureFixture
+) -> None:
     """Neither neo4j-graphrag nor LangChain makes an index on entities that the offline embedder can ask."""
-    with pytest.raises(NotIndexed) as refused:
-        ask(their, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0], "test-no-side-index")
-    message = str(refused.value)
-    assert "\n" not in message and f"tgneo load index --graph {their.name}" in message
-    assert not rows(their.driver, "MATCH (n:Tgneo {collection: 'test-no-side-index'}) RETURN n LIMIT 1")
+    question, gold = QUESTIONS[SessionKind.GRAPH_RAG]
+    with caplog.at_level(logging.WARNING, logger="tgneo.graphs"):
+        end = _end(ask(their, SessionKind.GRAPH_RAG, question, "test-no-side-index"))
+    assert any(gold in s.title for s in end.sources), end.sources
+    (warning,) = _warnings(caplog)
+    assert "\n" not in warning and "are found by a full scan of at most" in warning
+    assert f"tgneo load index --graph {their.name}" in warning
 
 
 @pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
-def test_a_dimension_mismatch_is_one_line_naming_both_dimensions_and_the_remedy(their: Their) -> None:
+def test_a_dimension_mismatch_is_named_in_the_fallback_warning_with_both_dimensions(
+    their: Their, caplog: pytest.LogCaptureFixture
+) -> None:
     """neo4j-graphrag's graph has only a vector index (1536-d) on its chunks."""
-    with pytest.raises(EmbeddingMismatch) as refused:
-        ask(their, SessionKind.DOC_RAG, QUESTIONS[SessionKind.DOC_RAG][0], "test-no-side-index")
-    message = str(refused.value)
-    assert "\n" not in message and f"tgneo load index --graph {their.name}" in message
-    assert f"{DIMENSIONS}-dimensional" in message and f"gives {OfflineLLM().dimensions}" in message
+    with caplog.at_level(logging.WARNING, logger="tgneo.graphs"):
+        _end(ask(their, SessionKind.DOC_RAG, QUESTIONS[SessionKind.DOC_RAG][0], "test-no-side-index"))
+    (warning,) = _warnings(caplog)
+    assert f"tgneo load index --graph {their.name}" in warning
+    assert f"{DIMENSIONS}-dimensional" in warning and f"gives {OfflineLLM().dimensions}" in warning
 
 
 @pytest.mark.parametrize("their", ["llm-graph-builder"], indirect=True)
@@ -195,7 +206,7 @@ def test_each_engine_answers_over_their_graph_citing_their_documents(indexed: Th
     assert answer.strip()
     titles = [s.title for s in end.sources]
     assert any(gold in t for t in titles), titles
-    named = {"neo4j-graphrag": "path", "llm-graph-builder": "fileName", "langchain": "id"}[indexed.name]
+    named = {"neo4j-graphrag": "path", "llm-graph-builder": "fileName", "langchain": "source"}[indexed.name]
     documents = {str(r["name"]) for r in rows(indexed.driver, f"MATCH (d:Document) RETURN d.{named} AS name")}
     assert set(titles) <= documents, (titles, named)
 
