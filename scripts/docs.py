@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -65,7 +66,7 @@ POLONIUM = "Which element discovered by Marie Curie was named after her native c
 MARKER = re.compile(r"^<!-- docs: ([a-z0-9-]+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 PLACEHOLDERS = ("5c9bd80d", "4e5b0946", "f3f2e5f3", "5a4dbc32", "34cacf8f", "d256adcd", "9172b769", "78f3942a")
 """What the n-th distinct UUID of a block is shown as (its first eight hex digits, then ``-…``)."""
-UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+UUID = re.compile(r"(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])")
 TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
 DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?= ?(?:ms|s)\b)")
 PID = re.compile(r"\bpid \d+")
@@ -177,6 +178,8 @@ class Demo:
     run: Run
     streamed: str
     """What the demo's server streamed for :data:`HTTP_QUESTION` (its NDJSON, as ``curl -N`` prints it)."""
+    browser: str
+    """``tgneo browser`` (against the demo's server) as shown, its trace the demo's answer."""
 
 
 HTTP_QUESTION = {"query": "Who discovered polonium?", "entity-limit": 20}
@@ -209,6 +212,12 @@ class Recipes:
                                     stderr=subprocess.STDOUT, text=True)  # fmt: skip
             try:
                 _wait_for(f"http://127.0.0.1:{port}/readyz", demo, 600)
+                browser = ["browser", "--url", f"http://127.0.0.1:{port}"]  # before any other question is asked
+                lines, _ = run.tgneo_apart(*browser)
+                # Neo4j Browser's URL is the docs server's: shown as the local default one's
+                lines = re.sub(r"\Ahttp://[^/\s]+/browser/$", "http://127.0.0.1:7474/browser/", lines, flags=re.M)
+                lines = lines.replace(f"workspace={urllib.parse.quote(run.workspace)}&", "")
+                shown_browser = "\n".join([command(["tgneo", *browser]), lines.rstrip()])
                 body = json.dumps({**HTTP_QUESTION, "workspace": run.workspace}).encode()
                 request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/graph-rag", body,
                                                  {"Content-Type": "application/json"})  # fmt: skip
@@ -221,7 +230,7 @@ class Recipes:
             printed = output.read()
         if demo.returncode not in (0, -15, 143) or "trace: " not in printed:
             raise DocsError(f"scripts/demo.sh failed ({demo.returncode}):\n{printed[-3000:]}")
-        self._demo = Demo(printed, run, streamed)
+        self._demo = Demo(printed, run, streamed, shown_browser)
         return self._demo
 
     def quickstart(self) -> str:
@@ -251,6 +260,11 @@ class Recipes:
                  "commits", _pick(lines[answer], ("message_type", "response")), _pick(lines[last], explained[:2]),
                  _pick(lines[-1], final)]  # fmt: skip
         return demo.run.show("\n".join(shown))
+
+    def browser(self) -> str:
+        """``tgneo browser``'s lines (stdout) for the demo's answer, with the demo's server running."""
+        demo = self.demo()
+        return demo.run.show(demo.browser)
 
     def load_documents(self) -> str:
         """The line ``tgneo load sample`` ends with, from the demo (the sample loaded into an empty collection)."""
@@ -416,6 +430,7 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "quickstart": Recipes.quickstart,
     "load-documents": Recipes.load_documents,
     "http": Recipes.http,
+    "browser": Recipes.browser,
     "otel-out": Recipes.otel_out,
     "trace-diff": Recipes.trace_diff,
     "stale": Recipes.stale,
