@@ -8,32 +8,33 @@ because tgneo rewrites ``neo4j.conf`` at each start. tgneo's own queries stay dr
 unless asked for, and nothing in tgneo calls one.
 
 One source of truth per plugin: its Maven coordinates and version live in ``plugins.pom.xml`` (one Maven
-profile per plugin), resolved once from Maven Central into ``$TGNEO_HOME/plugins/<name>-<version>/lib`` the
-way the server's own jars are (:func:`~tgneo.provision.server.copy_maven_dependencies`), and copied into an
-instance's ``plugins/`` at each start; the ``neo4j.conf`` settings it needs are declared here.
+profile per plugin); the ``neo4j.conf`` settings it needs are declared here. This module only declares:
+:func:`tgneo.provision.server.plugin_jars` resolves a plugin once from Maven Central into
+``$TGNEO_HOME/plugins/<name>-<version>/lib`` the way the server's own jars are, and :class:`LocalNeo4j` copies
+them into an instance's ``plugins/`` at each start.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
 from tgneo.errors import ConfigError, ProvisioningError
 
 __all__ = [
+    "APOC",
     "ENV_VAR",
     "PLUGINS",
     "Plugin",
     "conf_settings",
     "describe",
     "parse_plugins",
-    "plugin_jars",
+    "plugin_for",
+    "pom",
     "requested_plugins",
 ]
 
@@ -151,40 +152,25 @@ def _major_minor(version: str) -> str:
     return match.group(1) if match else version
 
 
-def plugin_jars(home: Path, name: str, *, server_version: str, report: Callable[[str], None] | None = None) -> Path:
-    """Resolve plugin ``name``'s jars once from Maven Central into ``home/plugins/<name>-<version>/lib``.
+def plugin_for(name: str, server_version: str) -> Plugin:
+    """The plugin ``name``, checked against the server it is for.
 
-    Why the version check comes first: APOC is built against one Neo4j minor version and fails at load time on
-    another, so a pom edited to a version that does not match the server is refused before any download.
+    Why the version check comes before any download: APOC is built against one Neo4j minor version and fails at
+    load time on another, so a pom edited to a version that does not match the server is refused at once.
 
     Raises:
         ConfigError: ``name`` is not a known plugin.
-        ProvisioningError: the plugin's version does not match ``server_version``, or Maven failed.
-        MissingTool: Maven or Java 17 is missing.
+        ProvisioningError: the plugin's version does not match ``server_version``.
     """
-    from tgneo.provision.server import copy_maven_dependencies
-
     plugin = _plugin(name)
     if _major_minor(plugin.version) != _major_minor(server_version):
         raise ProvisioningError(
             f"{plugin.title} {plugin.version} (plugins.pom.xml) does not match Neo4j {server_version}: "
             f"a {_major_minor(server_version)}.x release is needed"
         )
-    target = home / "plugins" / plugin.cache_name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f".{plugin.cache_name}.lock", "w") as lock:  # two starts at once: one resolves
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (target / "COMPLETE").exists():
-            return target / "lib"
-        if report is not None:
-            report(f"resolving {plugin.title} {plugin.version} from Maven Central (log: {target}/maven.log)")
+    return plugin
 
-        def verify(lib: Path) -> None:
-            if not list(lib.glob(f"{plugin.main_jar}{plugin.version}*.jar")):
-                raise ProvisioningError(f"Maven resolved no {plugin.main_jar}{plugin.version} jar into {lib}")
 
-        return copy_maven_dependencies(
-            _POM.read_text(encoding="utf-8"), target, profiles=(plugin.name,),
-            exclude_artifact_ids=plugin.exclude_artifact_ids, verify=verify, marker=plugin.cache_name,
-            what=plugin.title,
-        )  # fmt: skip
+def pom() -> str:
+    """``plugins.pom.xml``'s text (Maven resolves one plugin with ``-P<name>``)."""
+    return _POM.read_text(encoding="utf-8")

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from tgneo.config import default_home
 from tgneo.errors import MissingTool, ProvisioningError
-from tgneo.provision.plugins import conf_settings, describe, parse_plugins, plugin_jars
+from tgneo.provision.plugins import conf_settings, describe, parse_plugins, plugin_for, pom
 
 _POM = resources.files("tgneo.provision").joinpath("pom.xml")
 _MVN_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
@@ -252,6 +252,37 @@ def copy_maven_dependencies(
     staging.rename(target)
     (target / "COMPLETE").write_text(f"{marker or target.name}\n", encoding="utf-8")
     return target / "lib"
+
+
+def plugin_jars(home: Path, name: str, *, server_version: str, report: Callable[[str], None] | None = None) -> Path:
+    """Resolve server plugin ``name``'s jars once from Maven Central into ``home/plugins/<name>-<version>/lib``.
+
+    Why a cache beside the server's jars: every instance that asks for the plugin copies the same verified jars,
+    and a plugin is downloaded once per version (two starts at once: one resolves, the other waits on the lock).
+
+    Raises:
+        ConfigError: ``name`` is not a known plugin.
+        ProvisioningError: the plugin's version does not match ``server_version``, or Maven failed.
+        MissingTool: Maven or Java 17 is missing.
+    """
+    plugin = plugin_for(name, server_version)
+    target = home / "plugins" / plugin.cache_name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{plugin.cache_name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (target / "COMPLETE").exists():
+            return target / "lib"
+        if report is not None:
+            report(f"resolving {plugin.title} {plugin.version} from Maven Central (log: {target}/maven.log)")
+
+        def verify(lib: Path) -> None:
+            if not list(lib.glob(f"{plugin.main_jar}{plugin.version}*.jar")):
+                raise ProvisioningError(f"Maven resolved no {plugin.main_jar}{plugin.version} jar into {lib}")
+
+        return copy_maven_dependencies(
+            pom(), target, profiles=(plugin.name,), exclude_artifact_ids=plugin.exclude_artifact_ids,
+            verify=verify, marker=plugin.cache_name, what=plugin.title,
+        )  # fmt: skip
 
 
 def _pid_alive(pid: int) -> bool:
