@@ -44,3 +44,8 @@ def test_masking_gives_the_same_id_the_same_placeholder_and_hides_times() -> Non
         "A urn:trustgraph:question:5c9bd80d-… YYYY-MM-DDThh:mm:ss.ssssssZ\n"
         "B urn:trustgraph:question:4e5b0946-… 5 spans"
     )
+
+
+def test_masking_finds_a_uuid_inside_a_percent_encoded_iri() -> None:
+    shown = docs.mask("guide.html?trace=urn%3Atrustgraph%3Aquestion%3A0f9e8d7c-1111-2222-3333-444455556666&x=1")
+    assert shown == "guide.html?trace=urn%3Atrustgraph%3Aquestion%3A5c9bd80d-…&x=1"
