@@ -146,15 +146,16 @@ class Run:
         for entry in listed["collections"]:
             self.tgneo("collections", "drop", str(entry["collection"]), "--yes")
 
-    def show(self, text: str) -> str:
-        """``text`` as the README shows it: this run's workspace as the shown one, then :func:`mask`."""
+    def show(self, text: str, masked: bool = True) -> str:
+        """``text`` as the README shows it: this run's workspace as the shown one, then (unless what it shows is
+        fixed, e.g. imported) :func:`mask`."""
         for actual, shown in self.replacements:
             text = text.replace(actual, shown)
         if self.shown_workspace == "default":
             text = text.replace(f" --workspace {self.workspace}", "")
             text = text.replace(f"?workspace={self.workspace}&collection=default", "")
         text = text.replace(self.workspace, self.shown_workspace)
-        return "\n".join(line.rstrip() for line in mask(text).splitlines())  # a table's padding ends no line
+        return "\n".join(line.rstrip() for line in (mask(text) if masked else text).splitlines())  # no padding
 
 
 def command(args: Sequence[str]) -> str:
@@ -347,6 +348,17 @@ class Recipes:
         run, _, _, _, err = self._pip()
         return run.show(err[err.index("Answer sentences and their evidence:") :].rstrip())
 
+    def prune(self) -> str:
+        """A retention dry run over traces TrustGraph recorded in June 2025 (the tests' fixture, imported): their
+        ids and times are the fixture's, so nothing is masked."""
+        run = Run(f"{WORKSPACE}-prune")
+        run.empty()
+        fixture = "tests/data/trustgraph_sessions.nq"
+        shown: list[str] = []
+        for args in (["import", fixture], ["traces", "prune", "--older-than", "30d"]):
+            shown += [command(["tgneo", *args]), run.tgneo(*args).rstrip()]
+        return run.show("\n".join(shown), masked=False)
+
     def operations(self) -> str:
         """A document removed by URI from a collection, its answer's trace pruned, the workspace checked."""
         run = Run(f"{WORKSPACE}-ops", shown_workspace="ops")
@@ -436,6 +448,7 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "stale": Recipes.stale,
     "answer-quality": Recipes.answer_quality,
     "answer-quality-evidence": Recipes.answer_quality_evidence,
+    "prune": Recipes.prune,
     "operations": Recipes.operations,
 }
 """Every recipe, by the name its README marker gives."""
