@@ -2,8 +2,15 @@
 
 Why these tests start servers of their own: what is under test is how an instance is started (its ``plugins/``,
 its ``neo4j.conf``, what ``tgneo db status`` says), so two private instances run through the real CLI, as a user
-starts them: one with ``--plugin apoc``, one without (on top of APOC jars copied into its ``plugins/`` by hand, the
-state issue 37 found). Both have their own free ports, 1g heap and 512m page cache, and stop when the module ends.
+starts them, each on its own free ports with 1g heap and 512m page cache, stopped when the module ends:
+
+* ``plugins-apoc``, started once with ``--plugin apoc``;
+* ``plugins-none``, which goes once through the plugin rule of a start (``LocalNeo4j.start``), recording what it
+  shows at each step: a plain start over APOC jars copied into its ``plugins/`` by hand (the state issue 37 found),
+  ``--plugin apoc`` while it runs (restarted with APOC, its data kept), a plain start while it runs with APOC
+  (reused as it runs), then ``tgneo db stop`` and a plain start, which leaves it without APOC for the other tests.
+  Three starts of its server (four in the module), for the newcomer's path both ways: ``scripts/demo.sh``'s plain
+  ``tgneo db start``, then the README's ``tgneo db start --plugin apoc``, and the other way round.
 """
 
 from __future__ import annotations
@@ -95,17 +102,77 @@ def with_apoc() -> Iterator[Started]:
         tgneo("db", "stop", "--instance", WITH_APOC)
 
 
+@dataclass(frozen=True)
+class Lifecycle:
+    """What ``plugins-none`` showed at each step of :func:`lifecycle` (pids from ``tgneo db status --json``)."""
+
+    left_by_hand: list[str]
+    """Its ``plugins/`` after the first plain start, APOC's jars having been copied there by hand."""
+    first_pid: object
+    added: subprocess.CompletedProcess[str]
+    """``tgneo db start --plugin apoc`` while it ran without plugins."""
+    added_pid: object
+    env_before: dict[str, str]
+    env_after: dict[str, str]
+    kept_after_restart: int
+    """How many of the nodes written before that restart were still there after it."""
+    apoc_after_restart: str
+    reused: subprocess.CompletedProcess[str]
+    """A plain ``tgneo db start`` while it ran with APOC."""
+    reused_pid: object
+    apoc_after_reuse: str
+    final: Started
+    """After ``tgneo db stop`` and a plain ``tgneo db start``: the instance without plugins the other tests use."""
+
+
+def _apoc_version(started: Started) -> str:
+    with started.driver() as driver:
+        return str(driver.execute_query("RETURN apoc.version() AS version").records[0]["version"])
+
+
+def _env(name: str) -> dict[str, str]:
+    words = shlex.split(tgneo("db", "env", "--instance", name).stdout.strip())
+    return dict(word.split("=", 1) for word in words[1:])
+
+
 @pytest.fixture(scope="module")
-def without_plugins() -> Iterator[Started]:
+def lifecycle() -> Iterator[Lifecycle]:
     plugins = default_home() / "instances" / WITHOUT / "plugins"
+    tgneo("db", "stop", "--instance", WITHOUT)  # a killed run's leftover
     plugins.mkdir(parents=True, exist_ok=True)
     for jar in plugin_jars(default_home(), "apoc", server_version=NEO4J_VERSION).glob("*.jar"):
-        shutil.copy2(jar, plugins / jar.name)  # APOC copied in by hand, or left by an earlier `--plugin apoc`
-    started = _start(WITHOUT)
+        shutil.copy2(jar, plugins / jar.name)  # APOC copied in by hand
     try:
-        yield started
+        plain = _start(WITHOUT)
+        left_by_hand = sorted(p.name for p in plugins.iterdir())
+        first_pid = _status_json(WITHOUT)["pid"]
+        with plain.driver() as driver:
+            driver.execute_query("MATCH (n) DETACH DELETE n")
+            driver.execute_query("CREATE (:WrittenBeforeTheRestart {text: 'still here'})")
+        added = tgneo("db", "start", "--instance", WITHOUT, "--plugin", "apoc")
+        assert added.returncode == 0, added.stderr
+        added_pid, env_after = _status_json(WITHOUT)["pid"], _env(WITHOUT)
+        with plain.driver() as driver:
+            kept = driver.execute_query("MATCH (n:WrittenBeforeTheRestart {text: 'still here'}) RETURN count(n) AS n")
+        apoc_after_restart = _apoc_version(plain)
+        reused = tgneo("db", "start", "--instance", WITHOUT)
+        assert reused.returncode == 0, reused.stderr
+        reused_pid, apoc_after_reuse = _status_json(WITHOUT)["pid"], _apoc_version(plain)
+        tgneo("db", "stop", "--instance", WITHOUT)
+        final = tgneo("db", "start", "--instance", WITHOUT)
+        assert final.returncode == 0, final.stderr
+        yield Lifecycle(
+            left_by_hand, first_pid, added, added_pid, plain.env, env_after, kept.records[0]["n"],
+            apoc_after_restart, reused, reused_pid, apoc_after_reuse, Started(WITHOUT, _env(WITHOUT)),
+        )  # fmt: skip
     finally:
         tgneo("db", "stop", "--instance", WITHOUT)
+
+
+@pytest.fixture(scope="module")
+def without_plugins(lifecycle: Lifecycle) -> Started:
+    """``plugins-none`` after a plain start of it stopped with APOC (put there by an earlier ``--plugin apoc``)."""
+    return lifecycle.final
 
 
 def _status_json(name: str) -> dict[str, object]:
@@ -250,12 +317,40 @@ def test_an_unknown_plugin_in_the_environment_is_refused_too() -> None:
     assert result.returncode == 1 and "unknown Neo4j plugin 'gds'" in result.stderr
 
 
-def test_a_running_server_is_not_reused_for_a_start_asking_other_plugins(with_apoc: Started) -> None:
-    pid = _status_json(WITH_APOC)["pid"]
-    result = tgneo("db", "start", "--instance", WITH_APOC)
-    assert result.returncode == 1
-    assert f"tgneo db stop --instance {WITH_APOC}" in result.stderr, result.stderr
-    assert _status_json(WITH_APOC)["pid"] == pid  # left running as it was
+def test_a_plain_start_removes_apoc_copied_into_plugins_by_hand(lifecycle: Lifecycle) -> None:
+    assert lifecycle.left_by_hand == []
+
+
+def test_asking_for_apoc_restarts_a_running_plain_instance_saying_why(lifecycle: Lifecycle) -> None:
+    notice = f"restarting instance {WITHOUT} to add apoc (plugins load only at start"
+    assert notice in lifecycle.added.stderr, lifecycle.added.stderr
+    assert lifecycle.added_pid != lifecycle.first_pid
+
+
+def test_the_restart_that_adds_apoc_keeps_the_data(lifecycle: Lifecycle) -> None:
+    assert lifecycle.kept_after_restart == 1
+
+
+def test_the_restart_that_adds_apoc_keeps_the_address_and_password(lifecycle: Lifecycle) -> None:
+    assert lifecycle.env_after == lifecycle.env_before
+
+
+def test_apoc_answers_after_the_restart_that_added_it(lifecycle: Lifecycle) -> None:
+    assert lifecycle.apoc_after_restart == APOC.version
+
+
+def test_a_plain_start_reuses_a_running_apoc_instance_as_it_runs(lifecycle: Lifecycle) -> None:
+    assert lifecycle.reused_pid == lifecycle.added_pid
+    assert f"with plugins: apoc (APOC Core {APOC.version})" in lifecycle.reused.stderr, lifecycle.reused.stderr
+
+
+def test_a_plain_start_on_a_running_apoc_instance_says_how_to_remove_apoc(lifecycle: Lifecycle) -> None:
+    said = " ".join(lifecycle.reused.stderr.split())
+    assert f"to remove it: tgneo db stop --instance {WITHOUT}, then tgneo db start" in said, said
+
+
+def test_apoc_still_answers_on_the_reused_instance(lifecycle: Lifecycle) -> None:
+    assert lifecycle.apoc_after_reuse == APOC.version
 
 
 def test_tgneo_neo4j_plugins_asks_for_what_the_flag_asks(with_apoc: Started) -> None:
@@ -273,3 +368,8 @@ def test_apoc_is_refused_for_a_server_of_another_minor_version() -> None:
 def test_db_start_help_says_who_needs_apoc_and_that_tgneo_never_calls_it() -> None:
     help_text = " ".join(tgneo("db", "start", "--help").stdout.split())
     assert "LangChain's Neo4jGraph()" in help_text and "tgneo itself never calls APOC" in help_text
+
+
+def test_db_start_help_says_how_to_remove_a_plugin() -> None:
+    help_text = " ".join(tgneo("db", "start", "--help").stdout.split())
+    assert "To remove a plugin: tgneo db stop, then tgneo db start without it" in help_text

@@ -73,16 +73,25 @@ def db_start(
 ) -> None:  # fmt: skip
     """Provision (first time) and start the server, wait until Bolt answers, print its URI.
 
-    Idempotent: a running server is reused, a stale pid file is cleaned up.
+    Idempotent: a running server is reused (restarted only to add a plugin asked for), a stale pid
+    file is cleaned up.
 
     \b
     --plugin apoc puts APOC Core (matched to the server: 5.26) into the instance's plugins/ and lets
     apoc.* out of the procedure sandbox (dbms.security.procedures.unrestricted and .allowlist =
     apoc.*). Why: LangChain's Neo4jGraph(), LLM Graph Builder and neo4j-graphrag's Neo4jWriter
     need APOC and fail without it. tgneo itself never calls APOC: its own queries are plugin-free.
-    Each start installs exactly the plugins asked for (none without --plugin or TGNEO_NEO4J_PLUGINS,
-    removing any a previous start put there). A running server with other plugins is not reused:
-    stop it first (tgneo db stop; its data stays). `tgneo db status` says which plugins are on.
+    Plugins load only when the server starts, hence this rule:
+
+    \b
+    - a stopped instance starts with exactly the plugins asked for (none without --plugin or
+      TGNEO_NEO4J_PLUGINS: a previous start's APOC is removed);
+    - a running instance that lacks a plugin asked for is restarted with the plugins it had plus
+      the asked ones (a notice says so; its ports and data stay);
+    - a running instance asked for no plugin, or for some it has, is reused as it runs, never
+      stripped of a plugin your tools may be using (a notice names its plugins).
+    To remove a plugin: tgneo db stop, then tgneo db start without it. `tgneo db status` says which
+    plugins are on.
     """
     from tgneo.provision.plugins import describe, requested_plugins
 

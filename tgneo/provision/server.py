@@ -23,7 +23,7 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -568,6 +568,18 @@ class LocalNeo4j:
     def start(self, timeout: float = 180.0) -> InstanceStatus:
         """Start the server (or reuse a running one) and wait until Bolt answers.
 
+        The plugin rule (``plugins``, ``tgneo db start --plugin``):
+
+        * A stopped instance starts with exactly the plugins asked: its ``plugins/`` holds their jars and nothing
+          else (no ``--plugin``: no APOC, and no sandbox setting).
+        * A running instance that lacks a plugin asked for is restarted with the plugins it had plus the asked
+          ones (a notice says so): plugins load only when the JVM starts. Its ports, memory, auth and data stay.
+        * A running instance asked for no plugin, or for some of those it runs, is reused as it runs, and the
+          notice names its plugins. Why never strip one from a running server: a tool of the user's (a
+          LangChain script, LLM Graph Builder) may be calling it right now, and the newcomer's path
+          (``scripts/demo.sh``'s plain start, then the README's ``--plugin apoc``, or the other way round) must
+          not be refused either. Removing a plugin is explicit: ``tgneo db stop``, then a start without it.
+
         Raises:
             MissingTool: Java 17 or Maven is missing.
             ProvisioningError: a port is taken, or the server did not come up in ``timeout`` seconds.
@@ -575,20 +587,28 @@ class LocalNeo4j:
         with self._lock(f"instance-{self.instance.name}"):
             pid = self.running_pid()
             if pid is not None:
-                running = LocalNeo4j(self.home, self.instance.name, report=self.report)
-                self._refuse_other_plugins(running.instance.plugins)
-                if (running.instance.bolt_port, running.instance.http_port) != (
-                    self.instance.bolt_port,
-                    self.instance.http_port,
-                ):
+                running = LocalNeo4j(self.home, self.instance.name, report=self.report).instance
+                if (running.bolt_port, running.http_port) != (self.instance.bolt_port, self.instance.http_port):
                     self.report(
-                        f"instance {self.instance.name!r} already runs on Bolt {running.instance.bolt_port}"
-                        f" / HTTP {running.instance.http_port}; reusing it (stop it to change ports)"
+                        f"instance {self.instance.name!r} already runs on Bolt {running.bolt_port}"
+                        f" / HTTP {running.http_port}; keeping them (stop it to change ports)"
                     )
-                self.instance = running.instance
-                self.report(f"reusing running Neo4j (pid {pid}) at {self.instance.bolt_uri}")
-                self._wait_for_bolt(pid, timeout)
-                return self.status()
+                missing = tuple(p for p in (self.asked_plugins or ()) if p not in running.plugins)
+                if not missing:
+                    self.instance = running
+                    self._note_reused(pid, running.plugins)
+                    self._wait_for_bolt(pid, timeout)
+                    return self.status()
+                # Plugins load only when the JVM starts: the server is restarted with what it had plus what
+                # was asked (its ports, memory, auth and data stay; see the rule in this method's docstring).
+                self.report(
+                    f"restarting instance {self.instance.name} to add {', '.join(missing)} "
+                    f"(plugins load only at start; its data stays)"
+                )
+                self.instance = replace(running, plugins=parse_plugins(running.plugins + missing))
+                find_java()
+                self.plugin_dirs()  # resolved (and version-checked) before the running server is stopped
+                self._stop_locked(pid, timeout=60.0)
             java = find_java()
             self.provision()
             jars = self.plugin_dirs()
@@ -615,24 +635,17 @@ class LocalNeo4j:
             self._wait_for_bolt(pid, timeout)
             return self.status()
 
-    def _refuse_other_plugins(self, running: tuple[str, ...]) -> None:
-        """A running server whose plugins differ from the asked ones is not reused.
-
-        Why refuse rather than restart: plugins load only when the JVM starts, so changing them means
-        stopping a server other programs may be using right now (a LangChain script, ``tgneo serve``).
-        That is the user's call; the message says how, and that the data stays.
-        """
-        asked = self.asked_plugins
-        if asked is None or asked == running:
-            return
+    def _note_reused(self, pid: int, running: tuple[str, ...]) -> None:
+        """Say that the running server is reused, with which plugins, and how to drop the ones not asked for."""
         name = self.instance.name
-        keep = "".join(f" --plugin {p}" for p in running)
-        raise ProvisioningError(
-            f"instance {name!r} is running with plugins: {describe(running)}; this start asks for: "
-            f"{describe(asked)}. Plugins change only when the server starts: run `tgneo db stop --instance {name}` "
-            f"first (its data stays), then start it again with the plugins you want"
-            + (f" (or keep it as it runs: `tgneo db start --instance {name}{keep}`)" if keep else "")
-        )
+        self.report(f"reusing running Neo4j (pid {pid}) at {self.instance.bolt_uri} with plugins: {describe(running)}")
+        extra = [p for p in running if p not in (self.asked_plugins or ())]
+        if self.asked_plugins is not None and extra:
+            self.report(
+                f"instance {name} keeps {', '.join(extra)}, which this start did not ask for (a running server is "
+                f"never stripped of a plugin); to remove it: tgneo db stop --instance {name}, then tgneo db start "
+                f"--instance {name} without it"
+            )
 
     def _wait_for_bolt(self, pid: int, timeout: float) -> None:
         from neo4j import GraphDatabase
@@ -675,17 +688,21 @@ class LocalNeo4j:
             pid = self.running_pid()
             if pid is None:
                 return False
-            os.kill(pid, signal.SIGTERM)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and _pid_alive(pid):
-                time.sleep(0.2)
-            if _pid_alive(pid):
-                self.report(f"Neo4j (pid {pid}) ignored SIGTERM for {timeout:.0f}s; killing it")
-                os.kill(pid, signal.SIGKILL)
-                while _pid_alive(pid):
-                    time.sleep(0.1)
-            self.instance.pid_file.unlink(missing_ok=True)
+            self._stop_locked(pid, timeout)
             return True
+
+    def _stop_locked(self, pid: int, timeout: float) -> None:
+        """SIGTERM ``pid`` and wait (SIGKILL after ``timeout``); the caller holds the instance's lock."""
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and _pid_alive(pid):
+            time.sleep(0.2)
+        if _pid_alive(pid):
+            self.report(f"Neo4j (pid {pid}) ignored SIGTERM for {timeout:.0f}s; killing it")
+            os.kill(pid, signal.SIGKILL)
+            while _pid_alive(pid):
+                time.sleep(0.1)
+        self.instance.pid_file.unlink(missing_ok=True)
 
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
