@@ -278,6 +278,16 @@ def test_a_warning_names_the_side_index_standing_in_for_entity_vector(
 
 
 @pytest.mark.parametrize("their", ["lgb-vector-keyword"], indirect=True)
+def test_the_trace_records_the_scans_seeds_as_full_text_hits(their: Their) -> None:
+    """Where the trace keeps the fallback: its Exploration's retrieval hits, found by words, not by vectors."""
+    end = _end(ask(their, SessionKind.GRAPH_RAG, QUESTIONS[SessionKind.GRAPH_RAG][0], "test-lgb-plain"))
+    trace = get_trace(their.store, W, "test-lgb-plain", end.trace or "")
+    exploration = next(s for s in trace["steps"] if s["type"] == "Exploration")
+    hits = exploration["hits"]
+    assert hits and all(h["text_rank"] is not None and h["vector_rank"] is None for h in hits), hits
+
+
+@pytest.mark.parametrize("their", ["lgb-vector-keyword"], indirect=True)
 def test_tgneo_ask_prints_the_fallback_warning_on_stderr(their: Their) -> None:
     question = QUESTIONS[SessionKind.GRAPH_RAG][0]
     asked = _tgneo(their.server.env(), "ask", question, "--graph", "llm-graph-builder", "--workspace", W,
@@ -319,6 +329,19 @@ def test_an_index_a_profile_file_lists_as_optional_may_be_missing(their: Their, 
                     '[entity]\nfulltext_index = "my_entities"\n', encoding="utf-8")  # fmt: skip
     end = _end(ask_with(their, load_profile(str(path)), "test-file-optional"))
     assert any(s.title == QUESTIONS[SessionKind.GRAPH_RAG][1] for s in end.sources), end.sources
+
+
+@pytest.mark.parametrize("their", ["lgb-vector-keyword"], indirect=True)
+def test_the_fallback_warning_names_a_profile_file_by_its_path(
+    their: Their, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``--graph`` takes the file's path, not the name inside it: the remedy must work as printed."""
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "inner"\nextends = "llm-graph-builder"\n', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="tgneo.graphs"):
+        _end(ask_with(their, load_profile(str(path)), "test-file-hint"))
+    (warning,) = _warnings(caplog)
+    assert f"tgneo load index --graph {path} --workspace {W} --collection test-file-hint" in warning
 
 
 @pytest.mark.parametrize("their", ["lgb-no-index"], indirect=True)

@@ -175,6 +175,13 @@ class GraphProfile:
     """Index names that may be missing (their tool makes them only on request): the module docstring."""
     exclude_labels: tuple[str, ...] = ()
     """Labels of nodes that are never explored (the module docstring)."""
+    path: str | None = None
+    """The profile file it was read from (``None``: built in): what ``--graph`` takes, so what hints print."""
+
+    @property
+    def graph_arg(self) -> str:
+        """What ``--graph`` takes for this profile: its file's path, else its built-in name."""
+        return self.path or self.name
 
     @property
     def passage_label(self) -> str:
@@ -303,8 +310,10 @@ def profile_from(data: Mapping[str, Any], where: str = "profile") -> GraphProfil
         if not isinstance(given, dict):
             raise ProfileError(f"{where}: [{section}] must be a table")
         sections[section] = replace(current, **_fields(current, given, f"{where} [{section}]"))
-    top = _fields(base, {k: v for k, v in data.items()}, where, exclude=("entity", "chunk", "document", "name"))
-    profile = replace(base, name=_name(name, f"{where}: name"), **sections, **top)
+    top = _fields(base, {k: v for k, v in data.items()}, where,
+                  exclude=("entity", "chunk", "document", "name", "path"))  # fmt: skip
+    path = where if where.endswith(".toml") else None
+    profile = replace(base, name=_name(name, f"{where}: name"), path=path, **sections, **top)
     if profile.passage not in ("chunk", "document"):
         raise ProfileError(f"{where}: passage must be 'chunk' or 'document', not {profile.passage!r}")
     return profile

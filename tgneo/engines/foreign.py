@@ -372,7 +372,7 @@ class ProfileGraph:
             "scan": f"a full scan of at most {SCAN_LIMIT} :{label} nodes matching the question's words",
         }[route]
         remedy = "" if route == "side" else (
-            f"; for search by meaning, build tgneo's side index: tgneo load index --graph {profile.name} "
+            f"; for search by meaning, build tgneo's side index: tgneo load index --graph {profile.graph_arg} "
             f"--workspace {self.workspace} --collection {self.collection}"
         )  # fmt: skip
         log.warning("graph profile %r: their %s (:%s) are found by %s (%s)%s", profile.name, what, label, used,
