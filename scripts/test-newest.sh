@@ -16,8 +16,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$PYTHON" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-# eager: the libraries' own dependencies (langchain-core, pydantic, ...) move to their newest too, as in a fresh venv
-"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[test]" neo4j langchain-neo4j neo4j-graphrag
+# eager: the libraries' own dependencies (langchain-core, pydantic, ...) move to their newest too, as in a fresh
+# venv. minilm: the graph-profile tests re-embed a side index with the int8 MiniLM (numpy, threadpoolctl).
+"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[test,minilm]" \
+  neo4j langchain-neo4j neo4j-graphrag
 "$venv/bin/python" -m pip check >&2
 "$venv/bin/python" - >&2 <<'EOF'
 from importlib.metadata import version
