@@ -63,6 +63,7 @@ BIN = Path(sys.executable).parent
 WORKSPACE = "tgneo-docs"
 """The recipes' workspace (others add a suffix): emptied before they run, shown as the command's own."""
 POLONIUM = "Which element discovered by Marie Curie was named after her native country?"
+PIP_QUESTION = "Which command shows the directory pip uses for its cache?"
 MARKER = re.compile(r"^<!-- docs: ([a-z0-9-]+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 PLACEHOLDERS = ("5c9bd80d", "4e5b0946", "f3f2e5f3", "5a4dbc32", "34cacf8f", "d256adcd", "9172b769", "78f3942a")
 """What the n-th distinct UUID of a block is shown as (its first eight hex digits, then ``-…``)."""
@@ -70,6 +71,8 @@ UUID = re.compile(r"(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
 DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?= ?(?:ms|s)\b)")
 PID = re.compile(r"\bpid \d+")
+ELEMENT_NUMBER = re.compile(r"(?<=[0-9a-f]{8}-…)(:|%3A)\d+\b")
+"""The number after a masked UUID in a Neo4j element id (``4:UUID:139``): allotted per run as well."""
 
 
 class DocsError(Exception):
@@ -86,7 +89,7 @@ def mask(text: str) -> str:
             seen[match.group(0)] = (PLACEHOLDERS[n] if n < len(PLACEHOLDERS) else f"{n:08x}") + "-…"
         return seen[match.group(0)]
 
-    text = UUID.sub(placeholder, text)
+    text = ELEMENT_NUMBER.sub(r"\1…", UUID.sub(placeholder, text))
     text = TIMESTAMP.sub("YYYY-MM-DDThh:mm:ss.ssssssZ", text)
     text = DURATION.sub("…", text)
     return PID.sub("pid …", text)
@@ -106,6 +109,8 @@ class Run:
     workspace: str
     shown_workspace: str = "default"
     replacements: list[tuple[str, str]] = field(default_factory=list)
+    neo4j: dict[str, str] = field(default_factory=dict)
+    """Another Neo4j's ``NEO4J_*`` (the recipes' private server with APOC), else ``NEO4J_URI``'s."""
 
     @cached_property
     def env(self) -> dict[str, str]:
@@ -120,7 +125,7 @@ class Run:
         if "TGNEO_HOME" in os.environ:
             keep["TGNEO_HOME"] = os.environ["TGNEO_HOME"]
         return {**keep, "PATH": f"{BIN}{os.pathsep}{keep.get('PATH', '')}", "TGNEO_LLM": "offline",
-                "TGNEO_WORKSPACE": self.workspace, "COLUMNS": "200"}  # fmt: skip
+                "TGNEO_WORKSPACE": self.workspace, "COLUMNS": "200", **self.neo4j}  # fmt: skip
 
     def tgneo(self, *args: str, cwd: Path | None = None, ok: bool = True, stderr: bool = True) -> str:
         """``tgneo ARGS`` as a user runs it; stdout and (with ``stderr``) stderr as written, together."""
@@ -159,8 +164,15 @@ class Run:
 
 
 def command(args: Sequence[str]) -> str:
-    """How a command is shown: ``$ tgneo …``, quoted as a shell needs."""
-    return "$ " + shlex.join(args)
+    """How a command is shown: ``$ tgneo …``, quoted as a shell needs (an argument holding an apostrophe in
+    double quotes, as a user types it, when nothing in it is special there)."""
+
+    def quoted(arg: str) -> str:
+        if "'" in arg and not set('"$`\\!') & set(arg):
+            return f'"{arg}"'
+        return shlex.quote(arg)
+
+    return "$ " + " ".join(quoted(arg) for arg in args)
 
 
 def trace_of(output: str) -> str:
@@ -181,6 +193,8 @@ class Demo:
     """What the demo's server streamed for :data:`HTTP_QUESTION` (its NDJSON, as ``curl -N`` prints it)."""
     browser: str
     """``tgneo browser`` (against the demo's server) as shown, its trace the demo's answer."""
+    trustgraph: str
+    """What TrustGraph's ``tg-invoke-graph-rag -x`` printed against the demo's server (stdout and stderr)."""
 
 
 HTTP_QUESTION = {"query": "Who discovered polonium?", "entity-limit": 20}
@@ -190,9 +204,138 @@ HTTP_QUESTION = {"query": "Who discovered polonium?", "entity-limit": 20}
 class Recipes:
     """Every recipe's runs; the demo's run is shared by the recipes that show parts of it."""
 
-    def __init__(self) -> None:
+    def __init__(self, readme: str = "") -> None:
+        self.readme = readme
+        """README.md's text: the recipes that run a script the README shows take it from there."""
         self._demo: Demo | None = None
         self._pip_run: tuple[Run, str, str, str, str] | None = None
+        self._apoc: dict[str, str] | None = None
+        self._pipelines: tuple[Run, str, dict[str, str]] | None = None
+
+    def apoc(self) -> dict[str, str]:
+        """The ``NEO4J_*`` of the recipes' private server with APOC (which LangChain's ``Neo4jGraph`` and
+        neo4j-graphrag's ``Neo4jWriter`` need), started as a user starts one, ``tgneo db start --plugin apoc``, in an
+        instance of its own (:data:`APOC_INSTANCE`, emptied first: a new database) on free ports; stopped by
+        :meth:`close`. Started once, for every recipe that needs it."""
+        if self._apoc is None:
+            from tgneo.config import default_home
+
+            base = Run("default")
+            base.tgneo("db", "stop", "--instance", APOC_INSTANCE)  # a run cut short left it running
+            shutil.rmtree(default_home() / "instances" / APOC_INSTANCE, ignore_errors=True)
+            base.tgneo("db", "start", "--instance", APOC_INSTANCE, "--plugin", "apoc", "--bolt-port", str(free_port()),
+                       "--http-port", str(free_port()), "--heap", "1g", "--pagecache", "512m")  # fmt: skip
+            self._apoc = {}
+            exports = base.tgneo("db", "env", "--instance", APOC_INSTANCE, stderr=False)
+            for word in shlex.split(exports.removeprefix("export ")):
+                key, _, value = word.partition("=")
+                self._apoc[key] = value
+        return self._apoc
+
+    def close(self) -> None:
+        """Stop the private server, if a recipe started it."""
+        if self._apoc is not None:
+            Run("default").tgneo("db", "stop", "--instance", APOC_INSTANCE)
+            self._apoc = None
+
+    def _their_run(self) -> Run:
+        """A run on the private server, emptied of everything (theirs and tgneo's, their indexes too), so that
+        each recipe there sees only the graph it writes, whichever ran before."""
+        run = Run("default", neo4j=self.apoc())
+        _python(run, WIPE)
+        return run
+
+    def langchain(self) -> str:
+        """The README's LangChain walk-through on the private server: its ``my_graph.py`` (the README's Python
+        block, as written) run, then its ``tgneo load index`` and ``tgneo ask`` commands as it shows them."""
+        run = self._their_run()
+        section = self.readme[self.readme.index("**From an empty machine, with LangChain.**") :]
+        commands = re.search(r"```bash\n(.*?)```", section, re.S)
+        script = re.search(r"```python\n(.*?)```", section, re.S)
+        if not commands or not script:
+            raise DocsError("README.md's LangChain walk-through lost its bash or its python block")
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "my_graph.py").write_text(script.group(1), encoding="utf-8")
+            _python(run, "", Path(folder) / "my_graph.py")
+        shown: list[str] = []
+        for line in commands.group(1).splitlines():
+            args = shlex.split(line, comments=True)
+            if args[:1] == ["tgneo"] and args[1:2] in (["load"], ["ask"]):
+                shown += [command(args), run.tgneo(*args[1:]).rstrip()]
+        return run.show("\n".join(shown))
+
+    def pip_kg(self) -> str:
+        """A graph neo4j-graphrag wrote of pip's topic guides (its own components, as the tests write it:
+        ``tests/foreign_graphs.py``), asked before and after tgneo's side index, a trace shown, Document RAG."""
+        run = self._their_run()
+        _python(run, PIP_KG)
+        question = PIP_QUESTION
+        scope = ["--graph", "neo4j-graphrag", "--collection", "pip-kg"]
+        shown: list[str] = []
+        asked = run.tgneo("ask", question, *scope)
+        shown += [command(["tgneo", "ask", question, *scope]), *_first_lines(asked, 2)]
+        loaded = run.tgneo("load", "index", *scope)
+        shown += [command(["tgneo", "load", "index", *scope]), loaded.rstrip()]
+        explained = run.tgneo("ask", question, "-x", *scope)
+        shown += [command(["tgneo", "ask", question, "-x", *scope]), *_shorten_answer(explained.splitlines())]
+        uri = trace_of(explained)
+        tree = run.tgneo("trace", "show", uri, "--collection", "pip-kg")
+        shown += [command(["tgneo", "trace", "show", uri, "--collection", "pip-kg"]), *_first_edge(tree)]
+        docrag = ["ask", "How do I disable pip's cache?", "--engine", "document-rag", *scope]
+        shown += [command(["tgneo", *docrag]), run.tgneo(*docrag).rstrip()]
+        return run.show("\n".join(shown))
+
+    def _pipeline_run(self) -> tuple[Run, str, dict[str, str]]:
+        """``scripts/examples/explain_pipelines.py`` on the private server, its model the loopback stand-in (no
+        ``OPENAI_BASE_URL``): (run, what it printed, each road's trace show)."""
+        if self._pipelines is None:
+            run = self._their_run()
+            printed = _python(run, "", ROOT / "scripts" / "examples" / "explain_pipelines.py")
+            traces = re.findall(r"^trace: +(\S+)", printed, re.M)
+            shows = {uri: run.tgneo("trace", "show", uri, "--collection", "pipelines") for uri in traces}
+            self._pipelines = (run, printed, shows)
+        return self._pipelines
+
+    def _pipeline(self, n: int, show: bool) -> str:
+        run, printed, shows = self._pipeline_run()
+        sessions = re.findall(r"^answer:[^\n]*\ntrace: +\S+\n(?:sources:[^\n]*\n)?", printed, re.M)
+        session = sessions[n].rstrip()
+        shown = [session]
+        if show:
+            uri = trace_of(session.replace("trace:   ", "trace: "))
+            shown += ["", command(["tgneo", "trace", "show", uri, "--collection", "pipelines"]),
+                      shows[uri].rstrip()]  # fmt: skip
+        return run.show("\n".join(shown))
+
+    def pipeline_graphrag(self) -> str:
+        """neo4j-graphrag's ``GraphRAG`` wrapped in ``ExplainedGraphRAG``: its answer and its trace."""
+        return self._pipeline(0, show=True)
+
+    def pipeline_langchain(self) -> str:
+        """The LangChain chain with ``TgneoCallbackHandler``: its answer."""
+        return self._pipeline(1, show=False)
+
+    def pipeline_otel(self) -> str:
+        """The chain under OpenInference, exported to ``tgneo serve``'s ``/v1/traces``: its answer and its trace."""
+        return self._pipeline(2, show=True)
+
+    def trustgraph_cli(self) -> str:
+        """What TrustGraph's ``tg-invoke-graph-rag -x`` prints against the demo's server, shortened
+        (:func:`_shorten_listing`)."""
+        demo = self.demo()
+        return demo.run.show("\n".join(_shorten_listing(demo.trustgraph.lstrip("\n").splitlines())))
+
+    def retrieval_chunks(self) -> str:
+        """Why Document RAG found its chunks: ``trace show``'s retrieval hits for a question over pip's guides."""
+        run, *_ = self._pip()
+        uri = trace_of(run.tgneo("ask", "--engine", "document-rag", "--collection", "pip", PIP_QUESTION))
+        return run.show("\n".join(_hits(run.tgneo("trace", "show", uri, "--collection", "pip"), "chunk(s)")))
+
+    def retrieval_seeds(self) -> str:
+        """Why GraphRAG's seeds were chosen: ``trace show``'s retrieval hits for the pip example's answer."""
+        run, _, _, out, err = self._pip()
+        uri = trace_of(out + err)
+        return run.show("\n".join(_hits(run.tgneo("trace", "show", uri, "--collection", "pip"), "seed entity(ies)")))
 
     def demo(self) -> Demo:
         """``scripts/demo.sh`` from the clone's root, as a newcomer runs it (but on the docs Neo4j, in the docs
@@ -224,6 +367,14 @@ class Recipes:
                                                  {"Content-Type": "application/json"})  # fmt: skip
                 with urllib.request.urlopen(request, timeout=300) as answer:
                     streamed = answer.read().decode()
+                # TrustGraph's own CLI names the workspace with -w (the README's command leaves it to its default)
+                invoked = subprocess.run(
+                    [str(BIN / "tg-invoke-graph-rag"), "-u", f"http://127.0.0.1:{port}/", "-w", run.workspace, "-x",
+                     "-q", POLONIUM], env=run.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                    text=True, timeout=300, check=False,
+                )  # fmt: skip
+                if invoked.returncode != 0:
+                    raise DocsError(f"tg-invoke-graph-rag failed ({invoked.returncode}):\n{invoked.stdout[-3000:]}")
             finally:
                 demo.terminate()
                 demo.wait(timeout=60)
@@ -231,7 +382,7 @@ class Recipes:
             printed = output.read()
         if demo.returncode not in (0, -15, 143) or "trace: " not in printed:
             raise DocsError(f"scripts/demo.sh failed ({demo.returncode}):\n{printed[-3000:]}")
-        self._demo = Demo(printed, run, streamed, shown_browser)
+        self._demo = Demo(printed, run, streamed, shown_browser, invoked.stdout)
         return self._demo
 
     def quickstart(self) -> str:
@@ -330,7 +481,7 @@ class Recipes:
             _, loaded = run.tgneo_apart("load", "documents", str(corpus), "--collection", "pip", cwd=folder)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        question = "Which command shows the directory pip uses for its cache?"
+        question = PIP_QUESTION
         out, err = run.tgneo_apart("ask", "-x", "--collection", "pip", question)
         self._pip_run = (run, loaded.rstrip().splitlines()[-1], question, out, err)
         return self._pip_run
@@ -374,6 +525,110 @@ class Recipes:
         return run.show("\n".join(shown))
 
 
+APOC_INSTANCE = "tgneo-docs-apoc"
+"""The recipes' private local server with APOC (``tgneo db start --instance …``)."""
+WIPE = """
+import os
+from neo4j import GraphDatabase
+auth = (os.environ["NEO4J_USERNAME"], os.environ["NEO4J_PASSWORD"])
+with GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth) as driver:
+    with driver.session() as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
+    for kind in ("CONSTRAINT", "INDEX"):
+        names = driver.execute_query(f"SHOW {kind}ES YIELD name, type WHERE NOT name STARTS WITH 'tgneo_' "
+                                     "AND type <> 'LOOKUP' RETURN name" if kind == "INDEX" else
+                                     "SHOW CONSTRAINTS YIELD name WHERE NOT name STARTS WITH 'tgneo_' RETURN name")
+        for record in names.records:
+            driver.execute_query(f"DROP {kind} `{record['name']}` IF EXISTS")
+"""
+"""Empties the private server (a recipe's own graph only, whichever recipe ran there before)."""
+PIP_KG = """
+import os
+from neo4j import GraphDatabase
+from tests.foreign_graphs import DIMENSIONS, PIP_TOPICS, read_corpus, their_embedding, write_neo4j_graphrag
+auth = (os.environ["NEO4J_USERNAME"], os.environ["NEO4J_PASSWORD"])
+with GraphDatabase.driver(os.environ["NEO4J_URI"], auth=auth) as driver:
+    write_neo4j_graphrag(driver, read_corpus(sorted(PIP_TOPICS.glob("*.md"))), their_embedding, DIMENSIONS)
+"""
+"""pip's topic guides written by neo4j-graphrag's own components, fed the facts tgneo's offline extractor reads,
+with 1536-dimensional chunk vectors of a model tgneo does not have (what the tests' graph profiles run on)."""
+
+
+def _python(run: Run, code: str, script: Path | None = None) -> str:
+    """This interpreter running ``code`` (or ``script``) from the clone's root in ``run``'s environment: its stdout."""
+    args = [sys.executable, str(script)] if script else [sys.executable, "-c", code]
+    result = subprocess.run(args, env={**run.env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True, text=True,
+                            timeout=600, check=False)  # fmt: skip
+    if result.returncode != 0:
+        raise DocsError(f"{shlex.join(args[:2])} failed ({result.returncode}):\n{result.stderr[-3000:]}")
+    return result.stdout
+
+
+def _first_lines(text: str, n: int) -> list[str]:
+    lines = text.rstrip().splitlines()
+    return lines[:n] + (["…"] if len(lines) > n else [])
+
+
+def _shorten_answer(lines: list[str]) -> Iterator[str]:
+    """``ask -x`` shortened: a Focus keeps its first edge, the answer sentences their first (then ``  …``)."""
+    sentences = 0
+    for line in _shorten(lines, edges_kept=1):
+        if re.match(r"  \[\d+\] ", line):
+            sentences += 1
+            if sentences == 2:
+                yield "  …"
+        if sentences >= 2 and line.startswith("  ") and not line.startswith("  - "):
+            continue
+        yield line
+
+
+def _first_edge(tree: str) -> list[str]:
+    """``trace show``'s first selected edge with the lines under it, after ``…``."""
+    lines = tree.rstrip().splitlines()
+    first = next((i for i, line in enumerate(lines) if " score " in line and "(" in line), None)
+    if first is None:
+        raise DocsError(f"no selected edge in\n{tree[-2000:]}")
+    depth = len(lines[first]) - len(lines[first].lstrip("│ "))
+    under = [line for line in lines[first + 1 : first + 3] if len(line) - len(line.lstrip("│ ")) > depth]
+    return ["…", lines[first], *under]
+
+
+def _shorten_listing(lines: list[str]) -> Iterator[str]:
+    """``tg-invoke-graph-rag -x`` shortened: a list of concepts or seed entities to its first item and ``…``, the
+    Focus's edges to their first two (with their concept lines), then ``      …``."""
+    mode, count = "", 0
+    for line in lines:
+        if re.match(r"    (Concepts|Seed entities): \d+$", line) or line.startswith("    Focused on "):
+            mode, count = ("edges" if line.startswith("    Focused") else "list"), 0
+        elif mode == "list" and line.startswith("      - "):
+            count += 1
+            if count == 1:
+                yield line + " …"
+            continue
+        elif mode == "edges" and line.startswith("      "):
+            count += line.startswith("      Edge: ")
+            if count <= 2:
+                yield line
+            elif count == 3 and line.startswith("      Edge: "):
+                yield "      …"
+            continue
+        else:
+            mode = ""
+        yield line
+
+
+def _hits(tree: str, what: str, kept: int = 4) -> list[str]:
+    """``trace show``'s list of retrieval hits (``found N {what}: …``) out of its tree: its first ``kept`` hits,
+    then ``└── …``."""
+    lines = tree.splitlines()
+    at = next((i for i, line in enumerate(lines) if "── found " in line and f" {what}: " in line), None)
+    if at is None:
+        raise DocsError(f"no 'found … {what}' in\n{tree[-2000:]}")
+    indent = lines[at].index("found ")
+    hits = [line[indent:] for line in lines[at + 1 :] if line[indent:].startswith(("├── #", "└── #"))]
+    return [lines[at][indent:], *hits[:kept], "└── …"]
+
+
 def _pick(line: str, keys: Sequence[str]) -> str:
     """A JSON message's line with only ``keys`` (those it has, in that order; a list of messages' items shown as
     ``[…]`` unless it is ``sources``), then ``…}`` when it has others."""
@@ -403,7 +658,7 @@ def _wait_for(url: str, process: subprocess.Popen[str], seconds: float) -> None:
     raise DocsError(f"scripts/demo.sh's server did not answer {url} within {seconds:.0f} s")
 
 
-def _shorten(lines: list[str]) -> Iterator[str]:
+def _shorten(lines: list[str], edges_kept: int = 2) -> Iterator[str]:
     """The Quickstart's shortening: a Focus keeps its first two edges (three lines each) then ``    …``; a seed
     entity list longer than five names keeps five then ``…``."""
     edges = 0
@@ -416,9 +671,9 @@ def _shorten(lines: list[str]) -> Iterator[str]:
             continue
         if line.startswith("    Edge: ("):
             edges += 1
-            if edges == 3:
+            if edges == edges_kept + 1:
                 yield "    …"
-        if edges >= 3 and line.startswith(("    Edge: (", "      ")):
+        if edges > edges_kept and line.startswith(("    Edge: (", "      ")):
             continue
         yield line
 
@@ -450,12 +705,21 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "answer-quality-evidence": Recipes.answer_quality_evidence,
     "prune": Recipes.prune,
     "operations": Recipes.operations,
+    "trustgraph-cli": Recipes.trustgraph_cli,
+    "langchain": Recipes.langchain,
+    "pip-kg": Recipes.pip_kg,
+    "pipeline-graphrag": Recipes.pipeline_graphrag,
+    "pipeline-langchain": Recipes.pipeline_langchain,
+    "pipeline-otel": Recipes.pipeline_otel,
+    "retrieval-chunks": Recipes.retrieval_chunks,
+    "retrieval-seeds": Recipes.retrieval_seeds,
 }
 """Every recipe, by the name its README marker gives."""
 
 
-def regenerate(text: str, only: set[str] | None = None) -> str:
-    """``text`` (README.md) with every marked block (or those of ``only``) replaced by what its recipe prints now.
+def regenerate(text: str, only: set[str] | None = None, made: dict[str, str] | None = None) -> str:
+    """``text`` (README.md) with every marked block (or those of ``only``) replaced by what its recipe prints now
+    (or by what ``made`` holds for it: the recipes' blocks, filled in as they run).
 
     Raises:
         DocsError: a marker names no recipe, a recipe has no marker, or a recipe failed.
@@ -467,8 +731,8 @@ def regenerate(text: str, only: set[str] | None = None) -> str:
     missing = sorted(set(RECIPES) - set(named))
     if missing:
         raise DocsError(f"recipes no README.md marker names (<!-- docs: NAME --> before a fence): {', '.join(missing)}")
-    recipes = Recipes()
-    made: dict[str, str] = {}
+    recipes = Recipes(text)
+    made = {} if made is None else made
 
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -479,7 +743,10 @@ def regenerate(text: str, only: set[str] | None = None) -> str:
         head = match.group(0)[: match.start(2) - match.start(0)]
         return f"{head}{made[name]}\n```"
 
-    return MARKER.sub(replace, text)
+    try:
+        return MARKER.sub(replace, text)
+    finally:
+        recipes.close()
 
 
 @contextmanager
@@ -496,9 +763,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", choices=sorted(RECIPES), help="run only this recipe (repeatable)")
     args = parser.parse_args(argv)
     text = args.readme.read_text(encoding="utf-8")
+    only = set(args.only) if args.only else None
+    made: dict[str, str] = {}
     try:
         with _timed("recipes ran"):
-            new = regenerate(text, set(args.only) if args.only else None)
+            new = regenerate(text, only, made)
+        now = args.readme.read_text(encoding="utf-8")
+        if not args.check and now != text:  # edited while the recipes ran: the blocks go into the edited text
+            new = regenerate(now, only, made)
+            text = now
     except DocsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

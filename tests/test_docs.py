@@ -49,3 +49,19 @@ def test_masking_gives_the_same_id_the_same_placeholder_and_hides_times() -> Non
 def test_masking_finds_a_uuid_inside_a_percent_encoded_iri() -> None:
     shown = docs.mask("guide.html?trace=urn%3Atrustgraph%3Aquestion%3A0f9e8d7c-1111-2222-3333-444455556666&x=1")
     assert shown == "guide.html?trace=urn%3Atrustgraph%3Aquestion%3A5c9bd80d-…&x=1"
+
+
+def test_masking_hides_the_number_of_a_neo4j_element_id_too() -> None:
+    shown = docs.mask(
+        "urn:chunk:neo4j:element:4%3A0b72b974-a29b-4b89-b359-775b5929107e%3A139 "
+        "4:0b72b974-a29b-4b89-b359-775b5929107e:7"
+    )
+    assert shown == "urn:chunk:neo4j:element:4%3A5c9bd80d-…%3A… 4:5c9bd80d-…:…"
+
+
+def test_a_command_with_an_apostrophe_is_shown_as_a_user_types_it() -> None:
+    assert (
+        docs.command(["tgneo", "ask", "How do I disable pip's cache?"])
+        == '$ tgneo ask "How do I disable pip\'s cache?"'
+    )
+    assert docs.command(["tgneo", "ask", "What is $HOME's size?"]) == "$ tgneo ask 'What is $HOME'\"'\"'s size?'"
