@@ -28,6 +28,7 @@ import pytest
 from langchain_core.documents import Document
 from langchain_neo4j import Neo4jChatMessageHistory, Neo4jGraph, Neo4jVector
 from langchain_neo4j.checkpoint import Neo4jSaver
+from langchain_neo4j.graphs.graph_document import GraphDocument, Node, Relationship
 from langgraph.graph import END, START, StateGraph
 from neo4j import Driver
 
@@ -431,6 +432,26 @@ def test_a_chunk_whose_source_no_document_holds_names_no_node(their: Their) -> N
     sources = {s.uri: s.title for s in end.sources}
     assert sources.get("urn:tgneo:source:zebrafish-notes.txt") == "zebrafish-notes.txt", sources
     assert not any(uri.startswith("urn:neo4j:node:Document:") and "zebrafish" in uri for uri in sources)
+
+
+@pytest.mark.parametrize("their", ["langchain"], indirect=True)
+def test_a_langchain_document_without_source_is_titled_by_its_text_never_its_md5(their: Their) -> None:
+    """``add_graph_documents(include_source=True)`` gives a source without ``id`` the md5 of its text as ``id``."""
+    text = "The quokka maintains the zebrafish mirror.\nIt mirrors wheels for the build farm."
+    quokka, mirror = Node(id="quokka", type="Animal"), Node(id="zebrafish mirror", type="Mirror")
+    document = GraphDocument(nodes=[quokka, mirror], source=Document(page_content=text),
+                             relationships=[Relationship(source=quokka, target=mirror, type="MAINTAINS")])  # fmt: skip
+    graph = Neo4jGraph(url=their.server.uri, username=their.server.username, password=their.server.password or "")
+    try:
+        graph.add_graph_documents([document], include_source=True, baseEntityLabel=True)
+    finally:
+        graph.close()
+    collection = "test-no-source"
+    build_side_index(their.store, OfflineLLM(), BUILTIN["langchain"], W, collection)
+    end = _end(ask(their, SessionKind.GRAPH_RAG, "Who maintains the zebrafish mirror?", collection))
+    titles = {s.title for s in end.sources}
+    assert "The quokka maintains the zebrafish mirror." in titles, titles
+    assert not any(re.fullmatch(r"[0-9a-f]{32}", t or "") for t in titles), titles
 
 
 @pytest.mark.parametrize("their", ["langchain"], indirect=True)

@@ -35,11 +35,12 @@ seed, a hop, a scanned node or a side index entry, whatever other labels they ca
 
 **Document names.** A document is named for readers, and keyed, by the first of ``document.name`` and
 ``document.names`` it holds (LangChain: ``source``, else a ``title`` in its metadata); a document holding
-none is keyed by ``document.key`` (LangChain's ``id``, an md5 of the text when the user gave none: never
-shown) and titled by its text's first line. A LangChain ``Neo4jVector`` chunk names its document by its
-``source`` metadata: it reaches the ``Document`` holding the same ``source`` (the node GraphRAG cites); when
-no document holds it, the document is ``urn:tgneo:source:{source}`` (:func:`source_iri`), a name that is no
-node's, never a ``urn:neo4j:node:`` IRI of a node that does not exist.
+none is keyed by ``document.key`` (LangChain's ``id``) and titled by it, unless it is the md5 of the text
+LangChain makes up when the user gave none: never shown, the title is then the text's first line. A
+LangChain ``Neo4jVector`` chunk names its document by its ``source`` metadata: it reaches the ``Document``
+holding the same ``source`` (the node GraphRAG cites); when no document holds it, the document is
+``urn:tgneo:source:{source}`` (:func:`source_iri`), a name that is no node's, never a ``urn:neo4j:node:``
+IRI of a node that does not exist.
 
 A *passage* is the node whose text an entity was extracted from (``mentions`` reaches it): a chunk for
 neo4j-graphrag and LLM Graph Builder, LangChain's ``Document`` itself for ``add_graph_documents``.

@@ -426,7 +426,8 @@ class ProfileGraph:
 
     def _document(self, r: Mapping[str, Any], own: str) -> tuple[str, str | None]:
         """The IRI and title of a passage's document (:mod:`tgneo.profiles`, "Document names"): by the first naming
-        property it holds; else by its key (titled by its text's first line, never the key); a chunk whose
+        property it holds; else by its key (titled by the key a user gave, or by its text's first line when the key
+        is an md5 LangChain made up); a chunk whose
         ``source`` names no document of theirs by :func:`~tgneo.profiles.source_iri`; a passage that is no
         document's, by itself."""
         doc = self.profile.document
@@ -436,7 +437,9 @@ class ProfileGraph:
             first = next((line.strip() for line in (r["document_text"] or "").splitlines() if line.strip()), None)
             title = first[:80] if first else None
             if doc.key is not None and r["document_key"] is not None:
-                return node_iri(doc.label, doc.key, r["document_key"]), title
+                key = str(r["document_key"])
+                shown = title if _MD5.fullmatch(key) else key  # an md5 LangChain made up means nothing to a reader
+                return node_iri(doc.label, doc.key, r["document_key"]), shown
             return element_iri(r["document"]), title
         if r["source"] is not None:
             return source_iri(r["source"]), str(r["source"])
@@ -489,6 +492,8 @@ class ProfileGraph:
 
 
 _WORD = re.compile(r"[^\W_]+")
+_MD5 = re.compile(r"[0-9a-f]{32}")
+"""The ``id`` LangChain's ``add_graph_documents`` gives a source document that has none: the md5 of its text."""
 
 
 def _words(text: str) -> list[str]:
