@@ -73,6 +73,8 @@ DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?= ?(?:ms|s)\b)")
 PID = re.compile(r"\bpid \d+")
 ELEMENT_NUMBER = re.compile(r"(?<=[0-9a-f]{8}-…)(:|%3A)\d+\b")
 """The number after a masked UUID in a Neo4j element id (``4:UUID:139``): allotted per run as well."""
+ELEMENT_DIGEST = re.compile(r"(?<=/subgraph/neo4j-)[0-9a-f]{16,}")
+"""The digest naming the Subgraph of another tool's chunk: a digest of the chunk's element id, so per run too."""
 
 
 class DocsError(Exception):
@@ -89,7 +91,7 @@ def mask(text: str) -> str:
             seen[match.group(0)] = (PLACEHOLDERS[n] if n < len(PLACEHOLDERS) else f"{n:08x}") + "-…"
         return seen[match.group(0)]
 
-    text = ELEMENT_NUMBER.sub(r"\1…", UUID.sub(placeholder, text))
+    text = ELEMENT_DIGEST.sub("…", ELEMENT_NUMBER.sub(r"\1…", UUID.sub(placeholder, text)))
     text = TIMESTAMP.sub("YYYY-MM-DDThh:mm:ss.ssssssZ", text)
     text = DURATION.sub("…", text)
     return PID.sub("pid …", text)
@@ -210,6 +212,7 @@ class Recipes:
         self._demo: Demo | None = None
         self._pip_run: tuple[Run, str, str, str, str] | None = None
         self._apoc: dict[str, str] | None = None
+        self._apoc_ports = (0, 0)
         self._pipelines: tuple[Run, str, dict[str, str]] | None = None
 
     def apoc(self) -> dict[str, str]:
@@ -223,8 +226,10 @@ class Recipes:
             base = Run("default")
             base.tgneo("db", "stop", "--instance", APOC_INSTANCE)  # a run cut short left it running
             shutil.rmtree(default_home() / "instances" / APOC_INSTANCE, ignore_errors=True)
-            base.tgneo("db", "start", "--instance", APOC_INSTANCE, "--plugin", "apoc", "--bolt-port", str(free_port()),
-                       "--http-port", str(free_port()), "--heap", "1g", "--pagecache", "512m")  # fmt: skip
+            self._apoc_ports = (free_port(), free_port())
+            base.tgneo("db", "start", "--instance", APOC_INSTANCE, "--plugin", "apoc", "--bolt-port",
+                       str(self._apoc_ports[0]), "--http-port", str(self._apoc_ports[1]), "--heap", "1g", "--pagecache",
+                       "512m")  # fmt: skip
             self._apoc = {}
             exports = base.tgneo("db", "env", "--instance", APOC_INSTANCE, stderr=False)
             for word in shlex.split(exports.removeprefix("export ")):
@@ -237,6 +242,20 @@ class Recipes:
         if self._apoc is not None:
             Run("default").tgneo("db", "stop", "--instance", APOC_INSTANCE)
             self._apoc = None
+
+    def db_status(self) -> str:
+        """``tgneo db status`` of the private server started with ``--plugin apoc``, shown as the default instance
+        (its name, ``~/.cache/tgneo``, ports 7687 and 7474)."""
+        self.apoc()
+        from tgneo.config import default_home
+
+        bolt, http = self._apoc_ports
+        run = Run("default", replacements=[
+            (str(default_home()), "~/.cache/tgneo"), (APOC_INSTANCE, "default"),
+            (f"127.0.0.1:{bolt}", "127.0.0.1:7687"), (f"127.0.0.1:{http}", "127.0.0.1:7474"),
+        ])  # fmt: skip
+        return run.show("\n".join([command(["tgneo", "db", "status"]),
+                                   run.tgneo("db", "status", "--instance", APOC_INSTANCE).rstrip()]))  # fmt: skip
 
     def _their_run(self) -> Run:
         """A run on the private server, emptied of everything (theirs and tgneo's, their indexes too), so that
@@ -713,6 +732,7 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "pipeline-otel": Recipes.pipeline_otel,
     "retrieval-chunks": Recipes.retrieval_chunks,
     "retrieval-seeds": Recipes.retrieval_seeds,
+    "db-status": Recipes.db_status,
 }
 """Every recipe, by the name its README marker gives."""
 

@@ -57,6 +57,8 @@ def test_masking_hides_the_number_of_a_neo4j_element_id_too() -> None:
         "4:0b72b974-a29b-4b89-b359-775b5929107e:7"
     )
     assert shown == "urn:chunk:neo4j:element:4%3A5c9bd80d-…%3A… 4:5c9bd80d-…:…"
+    subgraph = "https://trustgraph.ai/subgraph/neo4j-0705b41dca8289442eb883462acd9e190275f732"
+    assert docs.mask(subgraph) == "https://trustgraph.ai/subgraph/neo4j-…"
 
 
 def test_a_command_with_an_apostrophe_is_shown_as_a_user_types_it() -> None:
