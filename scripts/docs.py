@@ -18,11 +18,18 @@ no marker names (or a marker naming no recipe) is an error.
 The recipes run the real commands (``tgneo``, ``scripts/demo.sh``) as subprocesses against the Neo4j of
 ``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD`` with the offline LLM (deterministic: no model, no network), each
 in a workspace of its own (``tgneo-docs…``, emptied first), so nothing else in that database is read or touched.
+The recipes that show a graph written by another tool (LangChain's ``add_graph_documents``, neo4j-graphrag's
+``Neo4jWriter``), which needs APOC, run on one private local server instead, started once as a user starts one,
+``tgneo db start --instance tgneo-docs-apoc --plugin apoc`` (a new database, free ports, 1g heap, 512m page cache),
+emptied before each of them and stopped at the end: the README's own ``my_graph.py``, a neo4j-graphrag graph of pip's
+guides, ``scripts/examples/explain_pipelines.py`` (its model the loopback OpenAI-compatible stand-in of
+``tests/openai_server.py``: no network, no key). TrustGraph's ``tg-invoke-graph-rag -x`` asks the demo's server.
 What a run prints is shown as a user would see it on a terminal (stdout and stderr in the order written), with
 only what differs from run to run or machine to machine replaced (:func:`mask`):
 
 * ids minted per run (UUIDs, so trace URIs and Neo4j element ids): ``5c9bd80d-…``, the same placeholder for the
-  same id within a block, in order of first appearance;
+  same id within a block, in order of first appearance; an element id's number and the digest naming another
+  tool's chunk's Subgraph as ``…``;
 * times: timestamps ``YYYY-MM-DDThh:mm:ss.ssssssZ``, durations ``…ms`` / ``…s``, process ids ``pid …``;
 * where the run happened: the recipe's workspace is shown as the one its shown command names (``default`` when it
   names none, and then no ``--workspace`` in the hints either), the docs server's ports as the defaults

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Explain the pipelines you already run: neo4j-graphrag's ``GraphRAG``, a LangChain chain, an OpenInference app.
 
-The README's section "Explain the pipeline you already run" is this script's output. It builds what a
+The README's section "Explain the pipeline you already run" is this script's output (``scripts/docs.py`` runs it
+without ``OPENAI_BASE_URL``, on a private server with APOC, and writes what it prints there). It builds what a
 neo4j-graphrag user has — pip's topic guides split, embedded and written by neo4j-graphrag's own components
 (``FixedSizeSplitter``, ``TextChunkEmbedder``, ``LexicalGraphBuilder``, ``Neo4jWriter``) with a vector index —
 and then answers one question three ways, each recorded by tgneo in the collection ``pipelines``:
