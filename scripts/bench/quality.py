@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
-"""Answer quality on documents no one in tgneo wrote: pip 24.2's topic guides, with the default provider.
+"""Answer quality on documents no one in tgneo wrote, with the default provider.
 
-The corpus (``quality/pip-24.2-topics/``, MIT, see ``quality/SOURCE.md``) is loaded as a user loads a
-folder (``tgneo load documents DIR``) with the configured provider (``TGNEO_LLM``, offline by default),
-into a fresh ``bench-quality-*`` collection; then every question of ``quality/questions.json`` is
-asked of GraphRAG, Document RAG and the agent (the router choosing its pattern). Prints, as its LAST
-line, JSON ``{"bench": "quality", "ratios": {...}, "absolute": {...}}``:
+Three evaluation sets (``--set``, default all; sources, licences and how the questions were written:
+``quality/SOURCE.md``): ``pip``, pip 24.2's topic guides (``quality/pip-24.2-topics/``, MyST Markdown,
+``questions.json``); ``sqlite``, 15 pages of SQLite 3.40.1's hand-written HTML documentation
+(``quality/sqlite-3.40.1-docs/``, ``questions-sqlite.json``); ``postgres``, 17 pages of PostgreSQL 15.20's
+manual, HTML generated from DocBook with definition lists, tables and admonitions
+(``quality/postgresql-15.20-docs/``, ``questions-postgres.json``, written before tgneo read the pages; it is
+run before and after a change and its answers are not read in between, so that it tells whether a fix
+generalises: ``quality/baseline-postgres.json`` keeps the "before" figures).
+
+Each set's corpus is loaded as a user loads a folder (``tgneo load documents DIR``) with the configured
+provider (``TGNEO_LLM``, offline by default), into a fresh ``bench-quality-*`` collection; then every
+question of the set is asked of GraphRAG, Document RAG and the agent (the router choosing its pattern).
+Prints, as its LAST line, JSON ``{"bench": "quality", "ratios": {...}, "absolute": {...}}``, every key
+suffixed with its set (``hit_rate_postgres_docrag``):
 
 * ``hit_rate_graphrag``, ``hit_rate_docrag``, ``hit_rate_agent`` — the share of answers that name one
-  of the question's gold terms (case-insensitive, as a whole term). Goal ≥ 0.75 each.
+  of the question's gold terms (case-insensitive, as a whole term). Goal ≥ 0.8 each.
+* ``paraphrase_hit_rate_…`` — the same over the questions marked ``paraphrase`` (they share no content word
+  with the sentence that answers them). Goal ≥ 0.6.
 * ``source_recall_graphrag``, ``…_docrag``, ``…_agent`` — the share of answers whose cited sources
   include the question's gold file. Goal ≥ 0.9 each.
 * ``citation_precision`` — over every engine's answers, the share of (answer sentence, cited sentence)
@@ -161,6 +172,7 @@ class EvalSet:
 SETS = {
     "pip": EvalSet("pip", CORPUS, QUESTIONS),
     "sqlite": EvalSet("sqlite", HERE / "sqlite-3.40.1-docs", HERE / "questions-sqlite.json"),
+    "postgres": EvalSet("postgres", HERE / "postgresql-15.20-docs", HERE / "questions-postgres.json"),
 }
 
 
