@@ -652,7 +652,13 @@ def _hits(tree: str, what: str, kept: int = 4) -> list[str]:
         raise DocsError(f"no 'found … {what}' in\n{tree[-2000:]}")
     indent = lines[at].index("found ")
     hits = [line[indent:] for line in lines[at + 1 :] if line[indent:].startswith(("├── #", "└── #"))]
-    return [lines[at][indent:], *hits[:kept], "└── …"]
+    return [lines[at][indent:], *(LUCENE_SCORE.sub(r"\1(…)", hit) for hit in hits[:kept]), "└── …"]
+
+
+LUCENE_SCORE = re.compile(r"(full text #\d+ )\([\d.]+\)")
+"""A full-text hit's score: Lucene's BM25 weighs a word by how rare it is in the whole index, every workspace and
+collection of the database, so the same question scores differently beside other data (CI's shared test database
+holds the whole suite's). Its rank, which the fused score is made of, stays."""
 
 
 def _pick(line: str, keys: Sequence[str]) -> str:
