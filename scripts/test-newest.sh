@@ -30,6 +30,11 @@ echo "installed in $((SECONDS - started))s" >&2
 # The test modules that use the users' libraries, directly or through the helpers that write their graphs
 # (tests/coexisting.py, tests/foreign_graphs.py), found rather than listed so a new one is never left out.
 mapfile -t modules < <(grep -lE '^\s*(from|import) (langchain|neo4j_graphrag|openinference|opentelemetry\.sdk|tests\.(coexisting|foreign_graphs))\b' tests/test_*.py)
+# Left to the locked suite: tests/test_coexistence.py, which checks tgneo's *schema* beside theirs (labels, indexes,
+# constraints on an empty database, both orders). The graph-profile and fallback tests write the same graphs with
+# the same libraries here and read them through tgneo, and the schema it checks does not move with their versions;
+# its 51 tests would add about 2.5 minutes to a CI run that must stay under 40 (measured: 7m46s with it).
+mapfile -t modules < <(printf '%s\n' "${modules[@]}" | grep -v '^tests/test_coexistence\.py$')
 echo "== pytest at the newest releases ($venv): tests/test_cli_help.py tests/test_dependencies.py ${modules[*]}" >&2
 # Deselected, both run in the locked suite:
 # - trustgraphs_cli: TrustGraph's own CLI (trustgraph-cli, a dev dependency) asking tgneo's gateway. It is no library
