@@ -218,6 +218,8 @@ class Recipes:
         """README.md's text: the recipes that run a script the README shows take it from there."""
         self._demo: Demo | None = None
         self._pip_run: tuple[Run, str, str, str, str] | None = None
+        self._pip_trees: tuple[str, str] = ("", "")
+        self._started: list[str] = []
         self._apoc: dict[str, str] | None = None
         self._apoc_ports = (0, 0)
         self._pipelines: tuple[Run, str, dict[str, str]] | None = None
@@ -228,27 +230,33 @@ class Recipes:
         instance of its own (:data:`APOC_INSTANCE`, emptied first: a new database) on free ports; stopped by
         :meth:`close`. Started once, for every recipe that needs it."""
         if self._apoc is None:
-            from tgneo.config import default_home
-
-            base = Run("default")
-            base.tgneo("db", "stop", "--instance", APOC_INSTANCE)  # a run cut short left it running
-            shutil.rmtree(default_home() / "instances" / APOC_INSTANCE, ignore_errors=True)
             self._apoc_ports = (free_port(), free_port())
-            base.tgneo("db", "start", "--instance", APOC_INSTANCE, "--plugin", "apoc", "--bolt-port",
-                       str(self._apoc_ports[0]), "--http-port", str(self._apoc_ports[1]), "--heap", "1g", "--pagecache",
-                       "512m")  # fmt: skip
-            self._apoc = {}
-            exports = base.tgneo("db", "env", "--instance", APOC_INSTANCE, stderr=False)
-            for word in shlex.split(exports.removeprefix("export ")):
-                key, _, value = word.partition("=")
-                self._apoc[key] = value
+            self._apoc = self._new_server(APOC_INSTANCE, self._apoc_ports, "--plugin", "apoc")
         return self._apoc
 
+    def _new_server(self, instance: str, ports: tuple[int, int], *args: str) -> dict[str, str]:
+        """Start ``instance`` as a new database (its directory removed first) on ``ports``; its ``NEO4J_*``."""
+        from tgneo.config import default_home
+
+        base = Run("default")
+        base.tgneo("db", "stop", "--instance", instance)  # a run cut short left it running
+        shutil.rmtree(default_home() / "instances" / instance, ignore_errors=True)
+        base.tgneo("db", "start", "--instance", instance, *args, "--bolt-port", str(ports[0]), "--http-port",
+                   str(ports[1]), "--heap", "1g", "--pagecache", "512m")  # fmt: skip
+        self._started.append(instance)
+        found: dict[str, str] = {}
+        exports = base.tgneo("db", "env", "--instance", instance, stderr=False)
+        for word in shlex.split(exports.removeprefix("export ")):
+            key, _, value = word.partition("=")
+            found[key] = value
+        return found
+
     def close(self) -> None:
-        """Stop the private server, if a recipe started it."""
-        if self._apoc is not None:
-            Run("default").tgneo("db", "stop", "--instance", APOC_INSTANCE)
-            self._apoc = None
+        """Stop the private servers the recipes started."""
+        for instance in self._started:
+            Run("default").tgneo("db", "stop", "--instance", instance)
+        self._started.clear()
+        self._apoc = None
 
     def db_status(self) -> str:
         """``tgneo db status`` of the private server started with ``--plugin apoc``, shown as the default instance
@@ -354,14 +362,12 @@ class Recipes:
     def retrieval_chunks(self) -> str:
         """Why Document RAG found its chunks: ``trace show``'s retrieval hits for a question over pip's guides."""
         run, *_ = self._pip()
-        uri = trace_of(run.tgneo("ask", "--engine", "document-rag", "--collection", "pip", PIP_QUESTION))
-        return run.show("\n".join(_hits(run.tgneo("trace", "show", uri, "--collection", "pip"), "chunk(s)")))
+        return run.show("\n".join(_hits(self._pip_trees[0], "chunk(s)")))
 
     def retrieval_seeds(self) -> str:
         """Why GraphRAG's seeds were chosen: ``trace show``'s retrieval hits for the pip example's answer."""
-        run, _, _, out, err = self._pip()
-        uri = trace_of(out + err)
-        return run.show("\n".join(_hits(run.tgneo("trace", "show", uri, "--collection", "pip"), "seed entity(ies)")))
+        run, *_ = self._pip()
+        return run.show("\n".join(_hits(self._pip_trees[1], "seed entity(ies)")))
 
     def demo(self) -> Demo:
         """``scripts/demo.sh`` from the clone's root, as a newcomer runs it (but on the docs Neo4j, in the docs
@@ -497,8 +503,10 @@ class Recipes:
         digests of their paths) and loaded from there by the path the README shows."""
         if self._pip_run is not None:
             return self._pip_run
-        run = Run(f"{WORKSPACE}-pip")
-        run.empty()
+        # On a new database of its own: a full-text hit's rank (Lucene's BM25) depends on every document the
+        # database's index holds or held (deleted ones count until Lucene merges them away), so the same question
+        # ranks differently beside other data, as in CI's shared test database.
+        run = Run(f"{WORKSPACE}-pip", neo4j=self._new_server(PIP_INSTANCE, (free_port(), free_port())))
         folder = Path("/tmp/tgneo-docs-pip")
         shutil.rmtree(folder, ignore_errors=True)
         corpus = Path("scripts/bench/quality/pip-24.2-topics")
@@ -509,6 +517,9 @@ class Recipes:
             shutil.rmtree(folder, ignore_errors=True)
         question = PIP_QUESTION
         out, err = run.tgneo_apart("ask", "-x", "--collection", "pip", question)
+        chunks = trace_of(run.tgneo("ask", "--engine", "document-rag", "--collection", "pip", PIP_QUESTION))
+        self._pip_trees = (run.tgneo("trace", "show", chunks, "--collection", "pip"),
+                           run.tgneo("trace", "show", trace_of(out + err), "--collection", "pip"))  # fmt: skip
         self._pip_run = (run, loaded.rstrip().splitlines()[-1], question, out, err)
         return self._pip_run
 
@@ -552,6 +563,8 @@ class Recipes:
 
 
 APOC_INSTANCE = "tgneo-docs-apoc"
+PIP_INSTANCE = "tgneo-docs-pip"
+"""The pip examples' private local server, a new database each run (:meth:`Recipes._pip`)."""
 """The recipes' private local server with APOC (``tgneo db start --instance …``)."""
 WIPE = """
 import os
