@@ -20,6 +20,14 @@ suffixed with its set (``hit_rate_postgres_docrag``):
   of the question's gold terms (case-insensitive, as a whole term). Goal ≥ 0.8 each.
 * ``paraphrase_hit_rate_…`` — the same over the questions marked ``paraphrase`` (they share no content word
   with the sentence that answers them). Goal ≥ 0.6.
+* ``context_recall_graphrag``, ``…_docrag``, ``…_agent`` — the share of questions where the context
+  handed to the answering stage names a gold term (matched as for the hit rate): what a real model
+  (``TGNEO_LLM=openai``) would read, taken from the tasks the engine gives its provider, unchanged. For
+  GraphRAG, the selected edges' facts and evidence sentences of its ``synthesis`` task; for Document RAG,
+  the passages of its ``docrag-synthesis`` task; for the agent, its last ``react`` step's observations or
+  its ``agent-synthesis`` results (the sub-traces' own contexts are not the agent's). It tells whether
+  the answer was there to be given: a miss here is retrieval's, a hit here and a miss in the hit rate is
+  the answer's. Goal ≥ 0.9 each; ``paraphrase_context_recall_…`` ≥ 0.7.
 * ``source_recall_graphrag``, ``…_docrag``, ``…_agent`` — the share of answers whose cited sources
   include the question's gold file. Goal ≥ 0.9 each.
 * ``citation_precision`` — over every engine's answers, the share of (answer sentence, cited sentence)
@@ -54,7 +62,7 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +75,7 @@ from tgneo.explain.events import AnswerChunk, ErrorEvent, SessionEnd
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sources import discover
 from tgneo.kinds import SessionKind
+from tgneo.llm.base import LLM, Completion, Embeddings, Task
 from tgneo.llm.registry import get_llm
 from tgneo.nlp.words import content_words, stem
 from tgneo.store import Store
@@ -77,7 +86,8 @@ CORPUS = HERE / "pip-24.2-topics"
 QUESTIONS = HERE / "questions.json"
 WORKSPACE = "bench"
 GOALS = {
-    "hit_rate": 0.8, "paraphrase_hit_rate": 0.6, "source_recall": 0.9, "citation_precision": 0.9, "skipped_files": 0.0,
+    "hit_rate": 0.8, "paraphrase_hit_rate": 0.6, "context_recall": 0.9, "paraphrase_context_recall": 0.7,
+    "source_recall": 0.9, "citation_precision": 0.9, "skipped_files": 0.0,
 }  # fmt: skip
 console = Console(stderr=True)
 
@@ -92,6 +102,8 @@ class Answer:
     """(answer sentence, the sentences it cites)."""
     error: str | None = None
     seconds: float = 0.0
+    context: list[str] = field(default_factory=list)
+    """The texts the answering stage was handed (:func:`context_of`)."""
 
 
 _IDENTIFIER = re.compile(r"[\w$~./<>-]*[_\-./$<>+=:][\w$~./<>+=:-]*\w|\w+")
@@ -102,6 +114,11 @@ def mentions(answer: str, term: str) -> bool:
     left = r"(?<![\w])" if term[:1].isalnum() or term[:1] == "_" else ""
     right = r"(?![\w])" if term[-1:].isalnum() or term[-1:] == "_" else ""
     return re.search(left + re.escape(term) + right, answer, re.IGNORECASE) is not None
+
+
+def holds(context: Sequence[str], gold: Iterable[str]) -> bool:
+    """Whether a context (its texts) names one of the gold terms, each text matched as :func:`mentions` does."""
+    return any(mentions(text, term) for term in gold for text in context)
 
 
 def key_terms(sentence: str) -> set[str]:
@@ -119,13 +136,68 @@ def supports(cited: str, answer_sentence: str) -> bool:
     return len(wanted & have) * 2 >= len(wanted)
 
 
+class Heard(LLM):
+    """The configured provider, unchanged, keeping every task an engine hands it: what a model would read."""
+
+    def __init__(self, llm: LLM) -> None:
+        self.llm = llm
+        self.name, self.model, self.embedding_model = llm.name, llm.model, llm.embedding_model
+        self.tasks: list[Task] = []
+
+    @property
+    def dimensions(self) -> int:
+        return self.llm.dimensions
+
+    def complete(self, task: Task) -> Completion:
+        self.tasks.append(task)
+        return self.llm.complete(task)
+
+    def stream(self, task: Task) -> Generator[str, None, Completion]:
+        self.tasks.append(task)
+        return (yield from self.llm.stream(task))
+
+    def embed(self, texts: Sequence[str]) -> Embeddings:
+        return self.llm.embed(texts)
+
+
+CONTEXT: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
+    "synthesis": lambda inputs: [str(t) for t in (*inputs.get("facts", ()), *inputs.get("evidence", ()))],
+    "docrag-synthesis": lambda inputs: [str(p["text"]) for p in inputs.get("passages", ())],
+    "react": lambda inputs: [str(h.get("observation") or "") for h in inputs.get("history", ())],
+    "agent-synthesis": lambda inputs: [str(r.get("text") or "") for r in inputs.get("results", ())],
+}
+"""What a model reads in each answering stage's inputs: the texts it answers from, not the question."""
+ANSWERING = {
+    SessionKind.GRAPH_RAG: ("synthesis",),
+    SessionKind.DOC_RAG: ("docrag-synthesis",),
+    SessionKind.AGENT: ("react", "agent-synthesis"),
+}
+"""The stages whose last call gives each engine's answer (an agent's RAG tools call ``synthesis`` too, for
+their observations; the agent answers from those in its last ``react`` step or its ``agent-synthesis``)."""
+
+
+def context_of(kind: SessionKind, tasks: Sequence[Task]) -> list[str]:
+    """The context the engine ``kind`` handed its answering stage, from the ``tasks`` it gave its provider for
+    one question: the last answering call's texts (none when it answered without one, e.g. nothing found)."""
+    last = next((t for t in reversed(tasks) if t.stage in ANSWERING[kind]), None)
+    return [text for text in CONTEXT[last.stage](last.inputs) if text.strip()] if last is not None else []
+
+
 def ask(
-    engine: Any, question: str, collection: str, files: Mapping[str, str] | None = None, graph: Any = None
+    engine: Any,
+    question: str,
+    collection: str,
+    files: Mapping[str, str] | None = None,
+    graph: Any = None,
+    heard: Heard | None = None,
 ) -> Answer:
     """One answer and what it cited. ``files`` maps tgneo's document URIs to file names; over a graph profile
     (``graph``) a source is named by their document's name property (a path, a file name, or LangChain's
-    ``file#chunk`` id), so its file is the name's last segment."""
+    ``file#chunk`` id), so its file is the name's last segment. ``heard``, the provider the engine was built
+    with, gives the answer's context."""
     answer = Answer()
+    if heard is not None:
+        heard.tasks.clear()
     started = time.perf_counter()
     for event in engine.answer(Request(question, WORKSPACE, collection, graph=graph)):
         if isinstance(event, AnswerChunk):
@@ -140,6 +212,8 @@ def ask(
         elif isinstance(event, ErrorEvent):
             answer.error = event.message
     answer.seconds = time.perf_counter() - started
+    if heard is not None:
+        answer.context = context_of(engine.kind, heard.tasks)
     return answer
 
 
@@ -204,10 +278,11 @@ def measure(
         console.print(f"{evalset.name}: {report.summary()} in {load_seconds:.1f}s")
         for _, why in report.skipped:
             console.print(f"  skipped {why}", markup=False)
+        heard = Heard(llm)
         for kind in kinds:
-            engine = build_engine(kind, store, llm)
+            engine = build_engine(kind, store, heard)
             for i, item in enumerate(questions):
-                answer = ask(engine, item["question"], collection, files)
+                answer = ask(engine, item["question"], collection, files, heard=heard)
                 answers[kind].append(answer)
                 if i < show_n:
                     show(kind, item["question"], answer)
@@ -227,15 +302,23 @@ def measure(
     pairs = supported = 0
     for kind, got in answers.items():
         hit = [any(mentions(a.text, g) for g in q["gold"]) for a, q in zip(got, questions, strict=True)]
+        held = [holds(a.context, q["gold"]) for a, q in zip(got, questions, strict=True)]
         recalled = sum(q["source"] in a.files for a, q in zip(got, questions, strict=True))
         ratios[f"hit_rate_{name}_{kind.value}"] = ratio(sum(hit), len(got))
         if paraphrases:
             para = sum(hit[i] for i in paraphrases)
             ratios[f"paraphrase_hit_rate_{name}_{kind.value}"] = ratio(para, len(paraphrases))
+        ratios[f"context_recall_{name}_{kind.value}"] = ratio(sum(held), len(got))
+        if paraphrases:
+            para = sum(held[i] for i in paraphrases)
+            ratios[f"paraphrase_context_recall_{name}_{kind.value}"] = ratio(para, len(paraphrases))
         ratios[f"source_recall_{name}_{kind.value}"] = ratio(recalled, len(got))
         absolute[f"seconds_per_question_{name}_{kind.value}"] = round(sum(a.seconds for a in got) / max(1, len(got)), 3)
         absolute[f"errors_{name}_{kind.value}"] = sum(a.error is not None for a in got)
         absolute[f"missed_{name}_{kind.value}"] = [q["question"] for h, q in zip(hit, questions, strict=True) if not h]
+        absolute[f"context_missed_{name}_{kind.value}"] = [
+            q["question"] for h, q in zip(held, questions, strict=True) if not h
+        ]
         for a in got:
             for sentence, cited in a.citations:
                 for text in cited:
@@ -277,7 +360,7 @@ def main(argv: Iterable[str] | None = None) -> int:
             absolute.update(facts)
     for key, value in ratios.items():
         op = "<=" if key.startswith("skipped_files") else ">="
-        console.print(f"{key:36} {'n/a' if value is None else value:>8}   goal {op} {goal_of(key)}")
+        console.print(f"{key:44} {'n/a' if value is None else value:>8}   goal {op} {goal_of(key)}")
     print(json.dumps({"bench": "quality", "ratios": ratios, "absolute": absolute}))
     return 0 if all(met(k, v) for k, v in ratios.items()) else 1
 
