@@ -5,6 +5,7 @@ Pure: no database, no model. The technical passages are pip's documentation (scr
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from tgneo.nlp.segment import sentences, units
 from tgneo.nlp.terms import identifiers, key_terms, terms
 
 CORPUS = Path(__file__).resolve().parent.parent / "scripts" / "bench" / "quality" / "pip-24.2-topics"
+SQLITE = CORPUS.parent / "sqlite-3.40.1-docs"
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def part_text(name: str, label: str) -> str:
@@ -23,11 +26,14 @@ def part_text(name: str, label: str) -> str:
 
 
 def test_every_unit_of_every_corpus_section_points_at_its_own_text() -> None:
-    for path in sorted(CORPUS.glob("*.md")):
+    for path in [*sorted(CORPUS.glob("*.md")), *sorted(SQLITE.glob("*.html"))]:
         for part in decode(path.name, path.read_bytes()).parts:
             for unit in units(part.text):
                 if unit.kind in ("sentence", "item", "heading"):
-                    assert part.text[unit.start : unit.end].split() == unit.text.split(), (path.name, unit)
+                    span = part.text[unit.start : unit.end]
+                    # a sentence that introduces code holds the code's lines, not the fences between
+                    shown = " ".join(line for line in span.split("\n") if not FENCE.match(line))
+                    assert unit.text.split() in (span.split(), shown.split()), (path.name, unit)
                 else:
                     assert unit.start < unit.end <= len(part.text)
 
@@ -50,6 +56,25 @@ def test_a_sentence_ends_before_a_code_span_or_a_quote_even_after_a_short_word()
 def test_a_short_code_block_is_one_unit_labelled_by_the_line_before_it() -> None:
     found = [u.text for u in units(part_text("caching.md", "Default paths")) if u.kind == "code"]
     assert found[:2] == ["Linux: ~/.cache/pip", "MacOS: ~/Library/Caches/pip"]
+
+
+def test_a_sentence_ending_in_a_colon_holds_the_code_it_introduces() -> None:
+    text = "Intro.\n\nTo see it, use the following command:\n\n```{pip-cli}\n$ pip cache dir\n```\n\nDone."
+    found = units(text)
+    assert [u.text for u in found] == ["Intro.", "To see it, use the following command: $ pip cache dir", "Done."]
+    assert text[found[1].start : found[1].end].endswith("$ pip cache dir")  # its span reaches the end of the code
+
+
+def test_of_a_long_code_block_a_sentence_holds_the_first_lines() -> None:
+    code = "\n".join(f"INSERT INTO t VALUES({n}, 'a rather long value for the row number {n}');" for n in range(8))
+    text = f"Fill the table as follows:\n```\n{code}\n```"
+    (unit,) = units(text)
+    assert unit.text.startswith("Fill the table as follows: INSERT INTO t VALUES(0,") and "VALUES(2," not in unit.text
+    assert text[unit.start : unit.end].endswith("row number 1');")
+
+
+def test_inline_code_never_ends_a_sentence() -> None:
+    assert sentences("Call `os.path. Join` first. Then stop.") == ["Call `os.path. Join` first.", "Then stop."]
 
 
 def test_list_items_and_table_rows_are_units_of_their_own() -> None:

@@ -11,6 +11,7 @@ import pytest
 from tgneo.errors import DocumentError
 from tgneo.ingest.readers import decode, reader_for
 from tgneo.ingest.sample import FILES, sources
+from tgneo.nlp.segment import units
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_PDF = ROOT / "tgneo" / "ingest" / "sample" / "nobel-prizes.pdf"
@@ -81,3 +82,90 @@ def test_the_sample_pdf_is_what_its_text_source_generates() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_sample_pdf.py"), "--check"],
                             capture_output=True, text=True, check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+# Reference pages in the shapes DocBook (PostgreSQL's manual) and Sphinx/MyST generate: small fixtures written here.
+DOCBOOK = b"""<html><head><title>Resource Consumption</title></head><body>
+<div class="navheader"><table summary="Navigation header"><tr><th colspan="3">Resource Consumption</th></tr>
+<tr><td><a href="p.html">Prev</a></td><td>Up</td><td>Next</td></tr></table></div>
+<div class="sect1"><h2 class="title">Memory <a href="#M" class="id_link">#</a></h2>
+<div class="variablelist"><dl class="variablelist">
+<dt id="GUC-WORK-MEM"><span class="term"><code class="varname">work_mem</code> (<code class="type">integer</code>)
+ <a id="id-1" class="indexterm"></a></span> <a href="#GUC-WORK-MEM" class="id_link">#</a></dt>
+<dd><p>Sets the base maximum amount of memory to be used by a query operation.</p>
+<p>The default value is four megabytes (<code class="literal">4MB</code>).</p></dd>
+<dt><span class="term"><code class="option">-a</code></span></dt>
+<dt><span class="term"><code class="option">--all</code></span></dt>
+<dd><p>Vacuum all databases.</p></dd>
+</dl></div>
+<div class="note"><h3 class="title">Note</h3><p>Only superusers can change this setting.</p></div>
+<p>To see the value, use the following command:</p>
+<pre class="programlisting">SHOW work_mem;</pre>
+<div class="informaltable"><table class="informaltable" border="1"><thead><tr><th>Name</th><th>Description</th></tr>
+</thead><tbody><tr><td><code class="literal">on</code></td><td>Enables the setting</td></tr></tbody></table></div>
+<table><tr><th>Level</th><th>Effect</th><th>Since</th></tr>
+<tr><td>low</td><td>Fewer checks.</td><td>9.6</td></tr></table>
+</div></body></html>"""
+
+
+def docbook_text() -> str:
+    doc = decode("config.html", DOCBOOK)
+    assert [p.label for p in doc.parts] == ["Memory"]
+    return doc.parts[0].text
+
+
+def test_a_definition_begins_with_its_term_and_keeps_its_later_paragraphs_in_the_same_paragraph() -> None:
+    assert (
+        "\n\n`work_mem` (`integer`): Sets the base maximum amount of memory to be used by a query operation.\n"
+        "The default value is four megabytes (`4MB`).\n\n"
+    ) in docbook_text()
+
+
+def test_several_terms_share_the_definition_they_head() -> None:
+    assert "\n\n`-a`, `--all`: Vacuum all databases.\n\n" in docbook_text()
+
+
+def test_code_after_a_colon_follows_its_sentence_on_the_next_line_fenced() -> None:
+    assert "use the following command:\n```\nSHOW work_mem;\n```\n" in docbook_text()
+
+
+def test_a_table_row_reads_as_one_statement_with_its_headers() -> None:
+    text = docbook_text()
+    assert "\n\n`on` — Description: Enables the setting.\n\n" in text  # the first column names the row
+    assert text.endswith("\n\nLevel: low; Effect: Fewer checks; Since: 9.6.")  # one line a row, one full stop
+
+
+def test_an_admonition_is_a_statement_of_its_section_and_its_title_no_heading() -> None:
+    text = docbook_text()
+    assert "\n\nNote: Only superusers can change this setting.\n\n" in text
+    assert "Prev" not in text and "#" not in text  # navigation and the links after headings and terms are left out
+
+
+def test_myst_admonitions_and_code_after_a_colon_read_like_docbook_s() -> None:
+    doc = decode(
+        "caching.md",
+        b"# Caching\n\n```{note}\nOnly ASCII is allowed in `.netrc`.\n```\n\n"
+        b"```{versionchanged} 23.3\nA new cache format is used.\n```\n\n"
+        b".. warning:: Do not share the cache.\n\n> **Note**\n> Quoted note.\n\n"
+        b"To see it, use the following command:\n\n```{pip-cli}\n$ pip cache dir\n```\n\ntimeout\n: Seconds to wait.\n",
+    )
+    assert [p.label for p in doc.parts] == ["Caching"]
+    assert doc.parts[0].text == (
+        "Caching\n\nNote: Only ASCII is allowed in `.netrc`.\n\n"
+        "Changed in version 23.3: A new cache format is used.\n\n"
+        "Warning: Do not share the cache.\n\nNote: Quoted note.\n\n"
+        "To see it, use the following command:\n```{pip-cli}\n$ pip cache dir\n```\n\ntimeout: Seconds to wait."
+    )
+
+
+def test_every_unit_of_a_docbook_page_points_at_its_own_text() -> None:
+    text = docbook_text()
+    found = units(text)
+    assert "`work_mem` (`integer`): Sets the base maximum amount of memory to be used by a query operation." in [
+        u.text for u in found
+    ]
+    assert "To see the value, use the following command: SHOW work_mem;" in [u.text for u in found]
+    for unit in found:
+        span = text[unit.start : unit.end]
+        shown = " ".join(line for line in span.split("\n") if not line.startswith("```"))  # the fences around code
+        assert unit.text.split() in (span.split(), shown.split()), unit

@@ -6,18 +6,28 @@ fences and list markers, see :mod:`tgneo.ingest.readers.markdown`). :func:`units
 * ``sentence`` — paragraph text (its lines joined) cut after ``.``, ``!`` or ``?``: before a capital,
   digit, quote or code span; before a lower-case word too (``… the cache. pip will …``) when the word
   ending there is a real word of four letters or more — never after an abbreviation (``e.g.``,
-  ``etc.``, ``Dr.``), an initial (``M.``) or inside an identifier (``origin.json``, ``v24.2``);
+  ``etc.``, ``Dr.``), an initial (``M.``), inside an identifier (``origin.json``, ``v24.2``) or inside
+  a code span (```os.path. join```: inline code never ends a sentence);
 * ``item`` — a list item (its marker dropped), cut into sentences the same way;
 * ``row`` — a table row (``a | b | c``);
 * ``code`` — a short code block (at most three short lines: a path, a command, a setting), read as one
   unit after the short heading-like line that labels it (``Linux: ~/.cache/pip``); of a longer block,
   only its shell command lines (``$ pip install …``), each a unit. Other code is not prose;
+* a code block **introduced by a sentence or list item ending in a colon** (``To check that, use the
+  following command:`` and then a fenced block, nothing but blank lines between) is not a unit of its
+  own: it joins that sentence, whose unit then reaches to the end of the code it holds — the whole
+  block when it is short, else its first lines (at most :data:`JOINED_CODE_LINES` lines and
+  :data:`JOINED_CODE_CHARS` characters; the shell commands after them are still units of their own).
+  Its text is the sentence, then the code's lines, white space collapsed (``… following command: pip
+  cache dir``); the fence lines between are not part of it. Code reaches the segmenter fenced: the
+  Markdown reader keeps fences, the HTML reader fences ``<pre>``;
 * ``heading`` — a line on its own that names what follows (a Markdown heading, or a short line
   without closing punctuation between paragraphs): kept so a caller can see the structure, but not a
   sentence (:func:`sentences` leaves headings out).
 
 Every unit's :attr:`Unit.start` and :attr:`Unit.end` are character offsets into the text given, so a
-fact's evidence can be stored as a span of its chunk; :attr:`Unit.text` has its white space collapsed.
+fact's evidence can be stored as a span of its chunk; :attr:`Unit.text` has its white space collapsed
+(and a sentence that introduces code holds its code's lines, not the fence lines around them).
 """
 
 from __future__ import annotations
@@ -36,6 +46,10 @@ SHORT_CODE_LINES = 3
 SHORT_CODE_CHARS = 120
 MAX_COMMANDS = 20
 """Shell command lines read from one long code block, at the most."""
+JOINED_CODE_LINES = 3
+JOINED_CODE_CHARS = 200
+"""Of a long code block introduced by a colon, the first lines its sentence holds: at most this many
+lines and characters (the first line always)."""
 
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof st mt jr sr vs etc eg ie no nos fig figs approx ca cf al resp esp incl viz".split()
@@ -45,6 +59,7 @@ _ITEM = re.compile(r"^(\s*)([-*+•]|\d{1,3}[.)])\s+(?=\S)")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ROW = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*\S\s\|\s\S[^\n]*\s\|\s\S")
 _BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+(?=([\"'“‘(\[`]?)(\S))")
+_CODE_SPAN = re.compile(r"(`+)[^`]+?\1")
 
 
 @dataclass(frozen=True)
@@ -78,7 +93,10 @@ def _is_boundary(block: str, dot: int, following: str) -> bool:
 def _split(block: str, offset: int, kind: str) -> Iterator[Unit]:
     """The sentences of one paragraph or list item (``block`` starts at ``offset`` in the text)."""
     start = 0
+    code = [span.span() for span in _CODE_SPAN.finditer(block)]
     for match in _BOUNDARY.finditer(block):
+        if any(a < match.start() < b for a, b in code):
+            continue  # inline code never ends a sentence
         if not _is_boundary(block, match.start(), match.group(1) or match.group(2)):  # an opener, else the letter
             continue
         end = match.end() - len(match.group(0)) + len(match.group(0).rstrip())
@@ -133,7 +151,13 @@ def units(text: str) -> list[Unit]:
             j = i + 1
             while j < len(lines) and not lines[j][1].strip().startswith(fence.group(1)[0] * len(fence.group(1))):
                 j += 1
-            out.extend(_code_units(lines[i + 1 : j], out[-1] if out else None))
+            code = lines[i + 1 : j]
+            before = out[-1] if out else None
+            if before is not None and _introduces(before, text[before.end : start]):
+                out[-1], rest = _joined(before, code)
+                out.extend(_commands(rest))
+            else:
+                out.extend(_code_units(code, before))
             i = j + 1
             continue
         item = _ITEM.match(line)
@@ -200,6 +224,11 @@ def _code_units(code: list[tuple[int, str]], before: Unit | None) -> Iterator[Un
             body = f"{label.rstrip(':')}: {body}"
         yield Unit(body, lines[0][0], lines[-1][0] + len(lines[-1][1]), "code")
         return
+    yield from _commands(lines)
+
+
+def _commands(lines: list[tuple[int, str]]) -> Iterator[Unit]:
+    """The shell command lines (``$ pip install …``) of a long code block, each a unit."""
     commands = 0
     for start, line in lines:
         stripped = line.strip()
@@ -207,6 +236,28 @@ def _code_units(code: list[tuple[int, str]], before: Unit | None) -> Iterator[Un
             commands += 1
             offset = start + line.index("$") + 2
             yield Unit(_collapse(stripped[2:]), offset, start + len(line.rstrip()), "code")
+
+
+def _introduces(unit: Unit, between: str) -> bool:
+    """Whether ``unit`` introduces the code block after it: a sentence or item ending in a colon, right before it."""
+    return unit.kind in ("sentence", "item") and unit.text.endswith(":") and not between.strip()
+
+
+def _joined(sentence: Unit, code: list[tuple[int, str]]) -> tuple[Unit, list[tuple[int, str]]]:
+    """``sentence`` holding the code it introduces (see the module docstring), and the code lines it leaves."""
+    lines = [(start, line) for start, line in code if line.strip()]
+    if not lines:
+        return sentence, []
+    short = len(lines) <= SHORT_CODE_LINES and all(len(line.strip()) <= SHORT_CODE_CHARS for _, line in lines)
+    taken = len(lines) if short else 1
+    while taken < min(len(lines), JOINED_CODE_LINES):
+        if sum(len(line.strip()) for _, line in lines[: taken + 1]) > JOINED_CODE_CHARS:
+            break
+        taken += 1
+    held = " ".join(line for _, line in lines[:taken])
+    last_start, last_line = lines[taken - 1]
+    end = last_start + len(last_line.rstrip())
+    return Unit(_collapse(f"{sentence.text} {held}"), sentence.start, end, sentence.kind), lines[taken:]
 
 
 def sentences(text: str) -> list[str]:

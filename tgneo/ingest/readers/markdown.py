@@ -9,10 +9,16 @@ What a section holds is the prose a reader sees, kept so that identifiers surviv
   inline rules, so that ``PIP_<UPPER_LONG_NAME>`` or ``urn:graph:retrieval`` reaches the extractor
   whole; links and images become their text, emphasis marks and inline HTML tags go;
 * **fenced code blocks** are kept verbatim with their fences (the extractor tells code from prose by
-  them); MyST directives that hold prose (``{note}``, ``{warning}``, ``{tab} Linux``, ``{admonition}
-  Example``, ``{versionchanged} 23.3`` …) are read as prose, opened by the line Sphinx would render
-  (``Note``, ``Linux``, ``Changed in version 23.3``); MyST roles become their text (``{ref}`` links)
-  or a code span (``{any}`--require-hashes```, ``{file}``, ``{pypi}``…);
+  them); a block right after a line ending in a colon (``… use the following command:``) follows it
+  on the next line, the blank line between dropped, so that no chunk is cut between the two and
+  :func:`tgneo.nlp.segment.units` joins them into one unit;
+* **admonitions** stay in their section as one statement: MyST directives that hold prose
+  (``{note}``, ``{warning}``, ``{tab} Linux``, ``{admonition} Example``, ``{versionchanged} 23.3`` …)
+  are read as prose whose first line begins with the title Sphinx would render, then ``": "``
+  (``Note: Only ASCII…``, ``Changed in version 23.3: A new cache format…``); a title that opens
+  code, or nothing, stays a line of its own (``Linux`` then the block it labels). reST's
+  ``.. note::`` and GitHub's ``> **Note**`` / ``> [!NOTE]`` read the same way. MyST roles become
+  their text (``{ref}`` links) or a code span (``{any}`--require-hashes```, ``{file}``, ``{pypi}``…);
 * **lists** keep their markers (one item a line), **tables** keep one row a line with cells joined by
   ``|`` (the separator row dropped), a **definition list** reads ``Term: definition`` on one line,
   block quote markers go, and MyST targets (``(config-file)=``) and link definitions
@@ -67,6 +73,8 @@ _INLINE = (
 _LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s")
 _QUOTE = re.compile(r"^(\s*)(?:>\s?)+")
 _DEFINITION = re.compile(r"^\s*:\s{1,4}(?=\S)")
+_REST_ADMONITION = re.compile(r"^\s*\.\.\s+([a-z]+)::\s*(.*?)\s*$")
+_QUOTED_ADMONITION = re.compile(r"^\s*>\s*(?:\*\*(\w+)\*\*:?|\[!(\w+)\])\s*(.*?)\s*$")
 
 
 def _role(match: re.Match[str]) -> str:
@@ -120,25 +128,30 @@ class _Fences:
     def in_code(self) -> bool:
         return any(not prose for _, prose in self.stack)
 
-    def line(self, line: str) -> tuple[bool, str | None]:
-        """Whether ``line`` opens or closes a fence, and the text it stands for (``None``: nothing)."""
+    def line(self, line: str) -> tuple[bool, str | None, bool]:
+        """Whether ``line`` opens or closes a fence, the text it stands for (``None``: nothing), and
+        whether that text is a prose directive's title."""
         match = _FENCE.match(line)
         if match is None:
-            return False, None
+            return False, None, False
         fence = match.group(2)
         if self.stack and fence[0] == self.stack[-1][0][0] and len(fence) >= len(self.stack[-1][0]):
             if not match.group(3).strip() or self.in_code:  # a closing fence (nothing after it)
                 _, prose = self.stack.pop()
-                return True, None if prose else line.strip()
+                return True, None if prose else line.strip(), False
         if self.in_code:
-            return False, None  # a fence-like line inside code is code
+            return False, None, False  # a fence-like line inside code is code
         directive, argument = match.group(4), (match.group(5) or "").strip()
         if directive is not None and directive.lower() in _PROSE_DIRECTIVES:
             self.stack.append((fence, True))
-            title = " ".join(t for t in (_PROSE_DIRECTIVES[directive.lower()], plain(argument)) if t)
-            return True, title
+            return True, _title(directive, argument), True
         self.stack.append((fence, False))
-        return True, line.strip()
+        return True, line.strip(), False
+
+
+def _title(directive: str, argument: str) -> str:
+    """The title Sphinx renders for a prose directive (``Note``, ``Changed in version 23.3``, ``Linux``)."""
+    return " ".join(t for t in (_PROSE_DIRECTIVES[directive.lower()], plain(argument)) if t)
 
 
 def read(data: bytes) -> Decoded:
@@ -146,13 +159,29 @@ def read(data: bytes) -> Decoded:
     lines = decode_text(data).split("\n")
     sections: list[tuple[int, str | None, list[str]]] = [(0, None, [])]
     fences = _Fences()
+    title: str | None = None  # an admonition's title, waiting for the prose it opens
     i = 0
     while i < len(lines):
         line = lines[i]
-        is_fence, shown = fences.line(line)
+        body = sections[-1][2]
+        is_fence, shown, is_title = fences.line(line)
+        if title is not None:
+            if not line.strip() and not is_fence:
+                i += 1  # blank lines between a title and its text
+                continue
+            prose = _QUOTE.sub(r"\1", line).strip()
+            if is_fence or _heading(lines, i) is not None or _LIST_ITEM.match(prose) or prose.startswith("|"):
+                body.append(title)  # a title before code (or nothing) labels it, on a line of its own
+            else:
+                line = f"{title}: {prose}"
+            title = None
         if is_fence:
-            if shown:
-                sections[-1][2].append(shown)
+            if is_title:
+                title = shown
+            elif shown:
+                if shown.startswith(("`", "~")) and len(body) > 1 and not body[-1].strip() and body[-2].endswith(":"):
+                    body.pop()  # code after "…the following command:" follows it on the next line
+                body.append(shown)
             i += 1
             continue
         if fences.in_code:
@@ -168,6 +197,19 @@ def read(data: bytes) -> Decoded:
         i += 1
         if _TARGET.match(line) or _LINK_DEFINITION.match(line) or _TABLE_SEPARATOR.match(line):
             continue
+        admonition = _REST_ADMONITION.match(line) or _QUOTED_ADMONITION.match(line)
+        if admonition is not None:
+            name, rest = (
+                (admonition.group(1) or admonition.group(2) or "").lower(),
+                admonition.group(admonition.re.groups),
+            )
+            if _PROSE_DIRECTIVES.get(name):
+                versioned = name.startswith("version") or name == "deprecated"
+                title = _title(name, rest if versioned else "")
+                if rest and not versioned:
+                    sections[-1][2].append(f"{title}: {plain(rest)}")
+                    title = None
+                continue
         atx = _ATX.match(line)
         if atx and atx.group(2):  # too long for a heading: prose that lost its line breaks
             line = atx.group(2)
