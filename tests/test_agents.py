@@ -18,6 +18,7 @@ from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
+from tgneo.nlp.segment import sentences
 from tgneo.store import Store
 from tgneo.store.kg import OwnGraph
 from tgneo.store.traces import get_trace
@@ -175,3 +176,51 @@ def test_cypher_read_refuses_what_is_not_a_named_read_query(
     session = Session(Context(store, OfflineLLM(), W, "c", None, OwnGraph(store, W, "c")), SessionKind.AGENT, "q")
     with pytest.raises(ToolError, match=message):
         next(TOOLS["cypher-read"].run(session, "urn:x", arguments))
+
+
+AGE = "How old was Marie Curie when she won her first Nobel Prize?"
+
+
+def test_an_age_is_looked_up_fact_by_fact_and_computed_by_the_calculator(store: Store, sample: str) -> None:
+    events = ask(store, AGE, sample)
+    trace = trace_of(store, sample, events)
+    (decision,) = steps_of(trace, "PatternDecision")
+    assert decision["properties"]["pattern"] == "react" and decision["properties"]["taskType"] == "calculation"
+    analyses = sorted(steps_of(trace, "Analysis"), key=lambda s: s["properties"]["stepNumber"])
+    *lookups, calculation = analyses
+    asked = [json.loads(a["properties"]["arguments"])["question"] for a in lookups]
+    assert "When was Marie Curie born?" in asked and any("Nobel Prize" in q for q in asked)  # the two facts …
+    assert {a["properties"]["action"] for a in lookups} <= {"knowledge-query", "document-query"}
+    assert calculation["properties"]["action"] == "calculator"  # … then the arithmetic on what they found
+    assert json.loads(calculation["properties"]["arguments"]) == {"expression": "1903 - 1867"}
+    answer = "".join(e.text for e in events if isinstance(e, AnswerChunk))
+    assert answer.endswith("1903 - 1867 = 36.")
+
+
+def test_a_computed_answer_cites_the_lookups_that_gave_its_numbers(store: Store, sample: str) -> None:
+    final = wire.encode(ask(store, AGE, sample)[-1], SessionKind.AGENT)
+    *facts, result = final["citations"]
+    assert result["sentence"] == "1903 - 1867 = 36."
+    assert sorted(year for c in facts for year in ("1867", "1903") if year in c["sentence"]) == ["1867", "1903"]
+    assert all(any(year in e["text"] for e in c["evidence"] for year in ("1867", "1903")) for c in facts)
+    assert {"Marie Curie"} <= {s["title"] for s in final["sources"]}
+
+
+@pytest.mark.parametrize(
+    "question", ["Summarise the discoveries of Marie Curie", "Compare Marie Curie and Pierre Curie"]
+)
+def test_an_agent_answer_is_its_findings_never_its_sub_questions(store: Store, sample: str, question: str) -> None:
+    events = ask(store, question, sample)
+    trace = trace_of(store, sample, events)
+    answer = "".join(e.text for e in events if isinstance(e, AnswerChunk))
+    goals = [g for s in steps_of(trace, "Plan") for g in s["properties"]["planStep"]]
+    goals += [g for s in steps_of(trace, "Decomposition") for g in s["properties"]["subagentGoal"]]
+    assert goals and not any(goal.rstrip("?") in answer for goal in goals)
+    found = " ".join(
+        d["text"] for kind in ("StepResult", "Finding") for s in steps_of(trace, kind) for d in s["documents"]
+    )
+    said = sentences(answer)
+    assert said and all(sentence in found for sentence in said)  # every sentence is one a result said …
+    assert len(said) <= 2  # … at most one for each part of the question
+    final = wire.encode(events[-1], SessionKind.AGENT)
+    assert {c["sentence"] for c in final["citations"] if c["evidence"]} == set(said)  # … and each is cited

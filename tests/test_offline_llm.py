@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -123,6 +124,7 @@ def test_a_stream_joins_back_to_the_whole_answer_and_returns_its_usage(llm: Offl
         ("Summarise the discoveries of Marie Curie", "plan-then-execute"),
         ("What is 1911 - 1867?", "react"),
         ("Who discovered polonium?", "react"),
+        ("How old was Marie Curie when she won her first Nobel Prize?", "react"),  # "first" asks for no plan here
     ],
 )
 def test_the_router_picks_a_pattern_from_the_question(llm: OfflineLLM, question: str, pattern: str) -> None:
@@ -137,6 +139,67 @@ def test_react_uses_the_calculator_for_arithmetic_and_another_tool_after_a_failu
         llm.complete(Task("react", {"question": "What is 7 / 0?", "tools": TOOLS, "history": failed})).text
     )
     assert second["action"] == "knowledge-query" and "division by zero" in second["thought"]
+
+
+AGE = "How old was Marie Curie when she won her first Nobel Prize?"
+BORN, PRIZE = "When was Marie Curie born?", "What year was it when Marie Curie won her Nobel Prize?"
+
+
+def _react(llm: OfflineLLM, question: str, *history: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
+    steps = [{"action": a, "arguments": args, "observation": o, "error": None} for a, args, o in history]
+    step: dict[str, Any] = json.loads(
+        llm.complete(Task("react", {"question": question, "tools": TOOLS, "history": steps})).text
+    )
+    return step
+
+
+def test_react_looks_up_each_fact_a_computed_question_needs_then_calls_the_calculator(llm: OfflineLLM) -> None:
+    assert _react(llm, AGE)["arguments"] == {"question": BORN}
+    born = ("knowledge-query", {"question": BORN}, "Marie Curie was born in Warsaw in 1867.")
+    assert _react(llm, AGE, born)["arguments"] == {"question": PRIZE}
+    prize = ("knowledge-query", {"question": PRIZE}, "She won the Nobel Prize in Chemistry in 1911. "
+             "Marie Curie won the Nobel Prize in Physics in 1903.")  # fmt: skip
+    assert _react(llm, AGE, born, prize) | {"thought": ""} == {
+        "thought": "", "action": "calculator", "arguments": {"expression": "1903 - 1867"},  # her *first* prize
+    }  # fmt: skip
+
+
+def test_react_answers_a_computed_question_with_the_sentences_that_gave_its_numbers(llm: OfflineLLM) -> None:
+    born = ("knowledge-query", {"question": BORN}, "Marie Curie was born in Warsaw in 1867.")
+    prize = ("knowledge-query", {"question": PRIZE}, "Marie Curie won the Nobel Prize in Physics in 1903.")
+    final = _react(llm, AGE, born, prize, ("calculator", {"expression": "1903 - 1867"}, "36"))["final_answer"]
+    assert final == (
+        "Marie Curie was born in Warsaw in 1867. Marie Curie won the Nobel Prize in Physics in 1903. 1903 - 1867 = 36."
+    )
+
+
+def test_react_asks_the_documents_when_the_graph_s_answer_names_no_number(llm: OfflineLLM) -> None:
+    vague = ("knowledge-query", {"question": BORN}, "Marie Curie was born as Maria Sklodowska.")
+    assert _react(llm, AGE, vague) | {"thought": ""} == {
+        "thought": "",
+        "action": "document-query",
+        "arguments": {"question": BORN},
+    }
+
+
+def test_agent_synthesis_says_the_findings_never_the_goals(llm: OfflineLLM) -> None:
+    results = [
+        {"goal": "What does the knowledge graph say about Marie Curie?",
+         "text": "Marie Curie discovered polonium. Marie Curie was born in Warsaw."},
+        {"goal": "Who discovered polonium?", "text": "Marie Curie discovered polonium. Polonium is radioactive."},
+    ]  # fmt: skip
+    task = Task("agent-synthesis", {"question": "Who discovered polonium?", "results": results})
+    assert llm.complete(task).text == "Marie Curie discovered polonium."  # one part, one sentence, said once
+
+
+def test_agent_synthesis_answers_each_part_of_a_two_part_question_once(llm: OfflineLLM) -> None:
+    results = [
+        {"goal": "Where was Marie Curie born?", "text": "Marie Curie was born in Warsaw. She studied in Paris."},
+        {"goal": "What did she discover?", "text": "She discovered polonium and radium. Polonium is radioactive."},
+    ]
+    question = "Where was Marie Curie born and what did she discover?"
+    task = Task("agent-synthesis", {"question": question, "results": results})
+    assert llm.complete(task).text == "Marie Curie was born in Warsaw. She discovered polonium and radium."
 
 
 def test_embeddings_are_normalised_and_lexically_similar(llm: OfflineLLM) -> None:

@@ -12,11 +12,17 @@ inputs — nothing here knows any fact:
 * synthesis: the evidence sentences of the best edges, quoted, best first, each once — or, for edges
   extracted without evidence, their facts as sentences; Document RAG: the passages' sentences that
   hold most of the question's key terms, quoted;
-* router: comparisons of several names → supervisor, ordered multi-part requests → plan-then-execute,
-  anything else → ReAct;
-* ReAct: arithmetic → calculator; otherwise the knowledge graph first; when what it found holds too
-  little of the question (or nothing), the documents too; then answer with the observation that holds
-  most of the question; after a failed tool, another tool.
+* router: arithmetic (written out, or asked of facts: "how old was X when …") → ReAct; comparisons of
+  several names → supervisor, ordered multi-part requests → plan-then-execute, anything else → ReAct;
+* ReAct: arithmetic → calculator; a question computed from facts it does not state
+  (:mod:`tgneo.nlp.arithmetic`) → one lookup per fact (the knowledge graph, else the documents), then the
+  calculator on the numbers found, answered with the sentences that gave them and the result; otherwise
+  the knowledge graph first; when what it found holds too little of the question (or nothing), the
+  documents too; then answer with the observation that holds most of the question; after a failed tool,
+  another tool;
+* agent synthesis: only findings, never the goals that found them — per part of the question (each name
+  a comparison names, each side of a two-part question, else the whole question), the most relevant
+  sentence the results hold, each once.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any
 from tgneo.llm.offline.embed import cosine, embed_one
 from tgneo.llm.offline.handlers import handles
 from tgneo.llm.offline.meaning import similarities
+from tgneo.nlp import arithmetic
 from tgneo.nlp.align import rank
 from tgneo.nlp.answer_type import clauses, fits, wants
 from tgneo.nlp.segment import sentences
@@ -270,12 +277,13 @@ def router(inputs: Mapping[str, Any]) -> str:
     """Several names compared → supervisor; an ordered multi-part request → plan; else ReAct."""
     question = str(inputs["question"])
     folded = fold(question)
+    if _expression(question) or arithmetic.computation(question):
+        return json.dumps({"pattern": "react", "task_type": "calculation"})
     if len(names(question)) >= 2 and re.search(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b", folded):
         return json.dumps({"pattern": "supervisor", "task_type": "comparison"})
     if re.search(r"\b(then|after that|steps?|first|summari[sz]e|timeline|overview)\b", folded):
         return json.dumps({"pattern": "plan-then-execute", "task_type": "multi-step research"})
-    task = "calculation" if _ARITHMETIC.search(question) else "lookup"
-    return json.dumps({"pattern": "react", "task_type": task})
+    return json.dumps({"pattern": "react", "task_type": "lookup"})
 
 
 def _expression(question: str) -> str | None:
@@ -306,6 +314,10 @@ def react(inputs: Mapping[str, Any]) -> str:
         expression = _expression(question)
         if expression and "calculator" in tools:
             return _step(f"The question asks for arithmetic: {expression}.", "calculator", {"expression": expression})
+    computed = arithmetic.computation(question) if "calculator" in tools and lookups else None
+    if computed is not None and (step := _computing(computed, history, lookups)) is not None:
+        return step
+    if not history:
         if lookups:
             return _step("I should look this up in the knowledge graph first.", lookups[0], {"question": question})
         return json.dumps({"thought": "I have no tool to look this up.", "final_answer": "I cannot answer that."})
@@ -337,6 +349,49 @@ def react(inputs: Mapping[str, Any]) -> str:
     best = max(found, key=lambda tool: (relevance[tool], tool == last.get("action")))
     return json.dumps({"thought": f"The {best} observation answers the question best.",
                        "final_answer": found[best]})  # fmt: skip
+
+
+def _computing(
+    computed: arithmetic.Computation, history: Sequence[Mapping[str, Any]], lookups: Sequence[str]
+) -> str | None:
+    """The next step of a question computed from facts: the next lookup (the knowledge graph, then the documents,
+    until its answer names a number), the calculator on the numbers found, then the answer. ``None`` when a fact
+    was not found by any tool, or the calculator failed: the general policy answers with what was found."""
+    found: list[tuple[int | float, str]] = []
+    for i, lookup in enumerate(computed.lookups):
+        asked = [h for h in history if h.get("action") in lookups and _asked(h) == lookup]
+        got = next(
+            (g for h in asked if not h.get("error") and (g := arithmetic.operand(computed, i, _observed(h)))), None
+        )
+        if got is None:
+            untried = [tool for tool in lookups if tool not in {h.get("action") for h in asked}]
+            if not untried:
+                return None
+            thought = f"To compute the answer I need to know: {lookup}" if not asked else (
+                f"{asked[-1].get('action')} named no number for that; {untried[0]} may."
+            )  # fmt: skip
+            return _step(thought, untried[0], {"question": lookup})
+        found.append(got)
+    expression = arithmetic.expression(computed, [value for value, _ in found])
+    calls = [h for h in history if h.get("action") == "calculator" and _asked(h, "expression") == expression]
+    if not calls:
+        numbers = ", ".join(str(value) for value, _ in found)
+        return _step(f"I found {numbers}; the calculator gives the answer.", "calculator", {"expression": expression})
+    result = _observed(calls[-1])
+    if calls[-1].get("error") or _says_nothing(result):
+        return None
+    said = " ".join(_sentence(s) for s in dict.fromkeys(sentence for _, sentence in found))
+    return json.dumps({"thought": "The calculator computed the answer from what the lookups found.",
+                       "final_answer": f"{said} {expression} = {result}."})  # fmt: skip
+
+
+def _asked(step: Mapping[str, Any], argument: str = "question") -> str:
+    arguments = step.get("arguments")
+    return str(arguments.get(argument) or "") if isinstance(arguments, Mapping) else ""
+
+
+def _observed(step: Mapping[str, Any]) -> str:
+    return str(step.get("observation") or "")
 
 
 def _relevance(question: str, text: str) -> float:
@@ -377,12 +432,54 @@ def decompose(inputs: Mapping[str, Any]) -> str:
 
 @handles("agent-synthesis")
 def agent_synthesis(inputs: Mapping[str, Any]) -> str:
-    """Each result's first two sentences under its goal; nothing that a result did not say."""
-    parts = []
-    for result in inputs.get("results", []):
-        text = " ".join(sentences(str(result.get("text", "")))[:2])
-        if text and not _says_nothing(text):
-            parts.append(f"{str(result.get('goal', '')).rstrip('?')}: {text}")
-    if not parts:
+    """The findings, never the goals: per part of the question, the most relevant sentence the results hold.
+
+    A comparison of names has a part per name (the sentences naming it, those naming it alone first), a
+    two-part question one per side, any other question one. Each part takes the sentence that holds most of
+    it (:func:`_scores`), each sentence once, so the answer stops when every part is answered. Nothing that a
+    result did not say.
+    """
+    question = str(inputs["question"])
+    said = [
+        " ".join(s.split())
+        for result in inputs.get("results", [])
+        if not _says_nothing(text := str(result.get("text", "")))
+        for s in sentences(text)
+        if not _says_nothing(s)
+    ]
+    candidates = list(dict.fromkeys(said))
+    chosen: list[str] = []
+    for part, among in _parts(question, candidates):
+        scores = _scores(part, among)
+        ranked = sorted(zip(scores, range(len(among)), among, strict=True), key=lambda r: (-r[0], r[1]))
+        best = next((s for score, _, s in ranked if score > 0 and s not in chosen), None)
+        if best is not None:
+            chosen.append(best)
+    if not chosen:
         return "The research steps found nothing that answers this question."
-    return " ".join(parts)
+    return " ".join(_sentence(s) for s in chosen)
+
+
+_SECOND_QUESTION = re.compile(
+    r"\s*;\s*|,?\s+and\s+(?=(?:what|where|when|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can)\b)",
+    re.IGNORECASE,
+)
+"""Where a two-part question's second question starts: after a semicolon, or at *and* before a question word
+(*… born and what did she discover?*; not *Marie Curie and Pierre Curie*)."""
+
+
+def _parts(question: str, candidates: list[str]) -> list[tuple[str, list[str]]]:
+    """The parts of ``question`` an answer needs a sentence for, each with the candidates that may answer it."""
+    compared = names(question)
+    if len(compared) >= 2 and re.search(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b", fold(question)):
+        parts = []
+        for name in compared[:4]:
+            naming = [c for c in candidates if fold(name) in fold(c)]
+            others = [fold(n) for n in compared if n != name]
+            alone = [c for c in naming if not any(other in fold(c) for other in others)]  # about it, not both
+            parts.append((question, alone or naming))
+        return parts
+    sides = [p.strip(" ?.") for p in _SECOND_QUESTION.split(question) if p.strip(" ?.")]
+    if len(sides) == 2 and all(_stems(side) for side in sides):
+        return [(side, candidates) for side in sides]
+    return [(question, candidates)]
