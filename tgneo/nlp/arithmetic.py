@@ -14,7 +14,8 @@ from each answer (:func:`operand`) and hands :func:`expression` to the calculato
 
 Spans are the later year minus the earlier, so they need no word order; a comparison is A's amount minus B's.
 A span's event that says *first* (*earliest*) is looked up without the ordinal and takes the earliest year
-found, *last* (*latest*, *final*) the latest. Anything else (a conceptual "difference between A and B") is not arithmetic: ``None``.
+found, *last* (*latest*, *final*) the latest. Anything else (a conceptual "difference between A and B") is not
+arithmetic: ``None``.
 """
 
 from __future__ import annotations
@@ -55,13 +56,13 @@ _AGE_AT = re.compile(rf"^(?:at|by) what age (?P<aux>{_AUX}) (?P<rest>.+)$", re.I
 _LIFE = re.compile(r"^how (?:long|many years) did (?P<who>.+?) live(?: for)?$", re.IGNORECASE)
 _BETWEEN = re.compile(r"^how (?:many years|long|much time)\b(?:.*?\s)?between (?P<a>.+?) and (?P<b>.+)$", re.IGNORECASE)
 _AFTER = re.compile(
-    rf"^how (?:many years|long|much time) (?P<rel>after|before) (?P<a>.+?) (?P<aux>{_AUX}) (?P<b>.+)$",
+    rf"^how (?:many years|long|much time) (?:after|before) (?P<a>.+?) (?P<aux>{_AUX}) (?P<b>.+)$",
     re.IGNORECASE,
 )
 _MORE = re.compile(r"^how (?P<q>much|many) (?:more|fewer|less) (?P<mid>.+?) than (?P<b>.+)$", re.IGNORECASE)
-_ORDINAL = re.compile(r"\b(?:first|earliest|last|latest|final)\b", re.IGNORECASE)
 _FIRST = re.compile(r"\b(?:first|earliest)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:last|latest|final)\b", re.IGNORECASE)
+_ORDINAL = re.compile(f"{_FIRST.pattern}|{_LAST.pattern}", re.IGNORECASE)
 _YEAR = re.compile(r"(?<![\w.,])(1[0-9]{3}|20[0-9]{2})(?![\w,]|\.\d)")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 _WORDS = {

@@ -43,6 +43,8 @@ from tgneo.nlp.terms import terms
 from tgneo.nlp.words import STOPWORDS, content_words, fold, names, stem
 
 _ARITHMETIC = re.compile(r"\d[\d.\s]*(?:[-+*/^%x×÷]\s*\(?\s*[\d.]+\s*\)?\s*)+")
+_COMPARES = re.compile(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b")
+"""A question that compares what it names (folded): a part per name."""
 _NOTHING = (
     "no knowledge-graph edges", "no knowledge-graph entity", "have no edges", "nothing", "do not answer", "could not",
     "no passages", "no documents", "no document chunk",
@@ -279,7 +281,7 @@ def router(inputs: Mapping[str, Any]) -> str:
     folded = fold(question)
     if _expression(question) or arithmetic.computation(question):
         return json.dumps({"pattern": "react", "task_type": "calculation"})
-    if len(names(question)) >= 2 and re.search(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b", folded):
+    if len(names(question)) >= 2 and _COMPARES.search(folded):
         return json.dumps({"pattern": "supervisor", "task_type": "comparison"})
     if re.search(r"\b(then|after that|steps?|first|summari[sz]e|timeline|overview)\b", folded):
         return json.dumps({"pattern": "plan-then-execute", "task_type": "multi-step research"})
@@ -471,7 +473,7 @@ _SECOND_QUESTION = re.compile(
 def _parts(question: str, candidates: list[str]) -> list[tuple[str, list[str]]]:
     """The parts of ``question`` an answer needs a sentence for, each with the candidates that may answer it."""
     compared = names(question)
-    if len(compared) >= 2 and re.search(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b", fold(question)):
+    if len(compared) >= 2 and _COMPARES.search(fold(question)):
         parts = []
         for name in compared[:4]:
             naming = [c for c in candidates if fold(name) in fold(c)]
