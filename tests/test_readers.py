@@ -158,6 +158,18 @@ def test_myst_admonitions_and_code_after_a_colon_read_like_docbook_s() -> None:
     )
 
 
+def test_every_paragraph_of_a_myst_tab_begins_with_the_tab_s_title() -> None:
+    doc = decode(
+        "config.md",
+        b"# Location\n\n````{tab} Unix\nUser: `$HOME/.config/pip/pip.conf`.\n\nSite: `$VIRTUAL_ENV/pip.conf`\n````\n\n"
+        b"````{tab} Linux\n```\n~/.cache/pip\n```\n\npip respects `XDG_CACHE_HOME`.\n````\n",
+    )
+    assert doc.parts[0].text == (
+        "Location\n\nUnix: User: `$HOME/.config/pip/pip.conf`.\n\nUnix: Site: `$VIRTUAL_ENV/pip.conf`\n\n"
+        "Linux\n```\n~/.cache/pip\n```\n\nLinux: pip respects `XDG_CACHE_HOME`."
+    )  # a title before code stays the line that labels it
+
+
 def test_every_unit_of_a_docbook_page_points_at_its_own_text() -> None:
     text = docbook_text()
     found = units(text)

@@ -39,9 +39,13 @@ sentence carries what it is about (for extraction, retrieval, evidence and answe
   it has another); its title element (DocBook's ``<h3 class="title">Note</h3>``, Sphinx's
   ``<p class="admonition-title">``) is that prefix, never a section heading.
 
-Parser: the standard library's ``html.parser``, an event stream this module keeps a stack over.
-Measured on the 15 pages of ``scripts/bench/quality/sqlite-3.40.1-docs`` (see the README's
-reading notes): it serves, and a tree parser would add a dependency for no gain in what is read.
+Parser: the standard library's ``html.parser``, an event stream this module keeps a stack over
+(closing what HTML lets a page leave open: ``<dt>``/``<dd>``, ``<tr>``/``<td>``, ``<thead>``, ``<head>``).
+Measured side by side on the 15 pages of ``scripts/bench/quality/sqlite-3.40.1-docs`` (325 KiB, a
+shared 2-core machine): tokenising them takes 72 ms with ``html.parser``, 14 ms with lxml and 6 ms
+with selectolax (lexbor); reading them into sections takes 70 ms (40 ms before structure was read),
+while loading them takes 13.5 s. A tree parser would save under 1% of a load and add a compiled
+dependency, so ``html.parser`` stays.
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ What a section holds is the prose a reader sees, kept so that identifiers surviv
   (``{note}``, ``{warning}``, ``{tab} Linux``, ``{admonition} Example``, ``{versionchanged} 23.3`` …)
   are read as prose whose first line begins with the title Sphinx would render, then ``": "``
   (``Note: Only ASCII…``, ``Changed in version 23.3: A new cache format…``); a title that opens
-  code, or nothing, stays a line of its own (``Linux`` then the block it labels). reST's
+  code, or nothing, stays a line of its own (``Linux`` then the block it labels); in a tab
+  (``{tab} Unix``, ``{tab-item}``) *every* paragraph begins so (``Unix: User: …``), since the same
+  paragraphs recur in each tab and only the title tells them apart. reST's
   ``.. note::`` and GitHub's ``> **Note**`` / ``> [!NOTE]`` read the same way. MyST roles become
   their text (``{ref}`` links) or a code span (``{any}`--require-hashes```, ``{file}``, ``{pypi}``…);
 * **lists** keep their markers (one item a line), **tables** keep one row a line with cells joined by
@@ -44,7 +46,7 @@ _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(\{([\w-]+)\}\s*(.*?)|.*?)\s*$")
 _PROSE_DIRECTIVES = {
     "note": "Note", "warning": "Warning", "caution": "Caution", "tip": "Tip", "hint": "Hint",
     "important": "Important", "attention": "Attention", "danger": "Danger", "error": "Error",
-    "seealso": "See also", "admonition": "", "tab": "", "dropdown": "", "topic": "", "sidebar": "",
+    "seealso": "See also", "admonition": "", "tab": "", "tab-item": "", "dropdown": "", "topic": "", "sidebar": "",
     "versionadded": "New in version", "versionchanged": "Changed in version", "deprecated": "Deprecated since version",
 }  # fmt: skip
 """MyST directives whose body is prose, and the title line Sphinx renders for each (its argument after)."""
@@ -73,6 +75,8 @@ _INLINE = (
 _LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s")
 _QUOTE = re.compile(r"^(\s*)(?:>\s?)+")
 _DEFINITION = re.compile(r"^\s*:\s{1,4}(?=\S)")
+_TABS = frozenset({"tab", "tab-item"})
+"""Directives whose title says what each paragraph in them is about (``Linux``, ``Windows``)."""
 _REST_ADMONITION = re.compile(r"^\s*\.\.\s+([a-z]+)::\s*(.*?)\s*$")
 _QUOTED_ADMONITION = re.compile(r"^\s*>\s*(?:\*\*(\w+)\*\*:?|\[!(\w+)\])\s*(.*?)\s*$")
 
@@ -123,10 +127,16 @@ class _Fences:
 
     def __init__(self) -> None:
         self.stack: list[tuple[str, bool]] = []  # (fence, holds prose)
+        self.tabs: list[tuple[int, str]] = []  # the open tabs: (depth in the stack, title)
 
     @property
     def in_code(self) -> bool:
         return any(not prose for _, prose in self.stack)
+
+    @property
+    def tab(self) -> str | None:
+        """The title of the innermost open tab (``Linux``): every paragraph in it is about what it names."""
+        return self.tabs[-1][1] if self.tabs else None
 
     def line(self, line: str) -> tuple[bool, str | None, bool]:
         """Whether ``line`` opens or closes a fence, the text it stands for (``None``: nothing), and
@@ -138,11 +148,15 @@ class _Fences:
         if self.stack and fence[0] == self.stack[-1][0][0] and len(fence) >= len(self.stack[-1][0]):
             if not match.group(3).strip() or self.in_code:  # a closing fence (nothing after it)
                 _, prose = self.stack.pop()
+                if self.tabs and self.tabs[-1][0] == len(self.stack):
+                    self.tabs.pop()
                 return True, None if prose else line.strip(), False
         if self.in_code:
             return False, None, False  # a fence-like line inside code is code
         directive, argument = match.group(4), (match.group(5) or "").strip()
         if directive is not None and directive.lower() in _PROSE_DIRECTIVES:
+            if directive.lower() in _TABS and argument:
+                self.tabs.append((len(self.stack), _title(directive, argument)))
             self.stack.append((fence, True))
             return True, _title(directive, argument), True
         self.stack.append((fence, False))
@@ -218,6 +232,10 @@ def read(data: bytes) -> Decoded:
         if row is None and _DEFINITION.match(line) and body and _is_term(body[-1]):
             body[-1] = f"{body[-1].strip()}: {plain(line).strip()}"  # a definition list: "Term: definition"
             continue
+        tab = fences.tab
+        opens = row is None and line.strip() and (not body or not body[-1].strip()) and not _LIST_ITEM.match(line)
+        if tab and opens and not line.startswith(f"{tab}: "):
+            line = f"{tab}: {line.strip()}"  # each paragraph of a tab is about what its title names
         body.append(row if row is not None else plain(line))
     parts: list[Part] = []
     for _, label, body in sections:
