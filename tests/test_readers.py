@@ -181,3 +181,9 @@ def test_every_unit_of_a_docbook_page_points_at_its_own_text() -> None:
         span = text[unit.start : unit.end]
         shown = " ".join(line for line in span.split("\n") if not line.startswith("```"))  # the fences around code
         assert unit.text.split() in (span.split(), shown.split()), unit
+
+
+def test_an_indented_markdown_code_block_is_fenced_and_follows_the_sentence_that_introduces_it() -> None:
+    doc = decode("run.md", b"# Run\n\nTo see it, run:\n\n    pip cache dir\n\n- an item\n\n    its second paragraph\n")
+    text = doc.parts[0].text
+    assert text == "Run\n\nTo see it, run:\n```\npip cache dir\n```\n\n- an item\n\n    its second paragraph"

@@ -9,7 +9,8 @@ What a section holds is the prose a reader sees, kept so that identifiers surviv
   inline rules, so that ``PIP_<UPPER_LONG_NAME>`` or ``urn:graph:retrieval`` reaches the extractor
   whole; links and images become their text, emphasis marks and inline HTML tags go;
 * **fenced code blocks** are kept verbatim with their fences (the extractor tells code from prose by
-  them); a block right after a line ending in a colon (``… use the following command:``) follows it
+  them), and an **indented code block** (four spaces or a tab, after a blank line, not in a list) is
+  fenced the same way; a block right after a line ending in a colon (``… use the following command:``) follows it
   on the next line, the blank line between dropped, so that no chunk is cut between the two and
   :func:`tgneo.nlp.segment.units` joins them into one unit;
 * **admonitions** stay in their section as one statement: MyST directives that hold prose
@@ -202,6 +203,13 @@ def read(data: bytes) -> Decoded:
             sections[-1][2].append(line)
             i += 1
             continue
+        code = _indented_code(lines, i, body)
+        if code:
+            if len(body) > 1 and not body[-1].strip() and body[-2].endswith(":"):
+                body.pop()  # as for a fenced block: code after a colon follows its sentence
+            body.extend(["```", *(c[4:] if c.startswith("    ") else c.lstrip("\t") for c in code), "```"])
+            i += len(code)
+            continue
         heading = _heading(lines, i)
         if heading is not None:
             level, text, used = heading
@@ -245,6 +253,26 @@ def read(data: bytes) -> Decoded:
     headings = [(level, label) for level, label, _ in sections if label]
     title = next((label for level, label in headings if level == 1), headings[0][1] if headings else None)
     return Decoded("markdown", MIME, False, tuple(parts), title=title)
+
+
+def _indented_code(lines: list[str], i: int, body: list[str]) -> list[str]:
+    """The lines of an indented code block starting at line ``i`` (none: it starts no such block).
+
+    A block is lines indented by four spaces or a tab after a blank line, when the prose before is
+    not a list (whose continuation lines are indented too); it ends before a line indented less.
+    """
+    line = lines[i]
+    if not line.startswith(("    ", "\t")) or not line.strip() or (body and body[-1].strip()):
+        return []
+    before = next((b for b in reversed(body) if b.strip()), "")
+    if _LIST_ITEM.match(before) or before.startswith((" ", "\t")):
+        return []
+    end = i
+    while end < len(lines) and (lines[end].startswith(("    ", "\t")) or not lines[end].strip()):
+        end += 1
+    while end > i and not lines[end - 1].strip():
+        end -= 1
+    return lines[i:end]
 
 
 def _is_term(line: str) -> bool:
