@@ -73,6 +73,18 @@ def test_of_a_long_code_block_a_sentence_holds_the_first_lines() -> None:
     assert text[unit.start : unit.end].endswith("row number 1');")
 
 
+def test_each_sentence_of_a_definition_is_led_by_its_term() -> None:
+    text = "`work_mem` (`integer`): Sets the memory of a sort.\nThe default value is `4MB`. It can be set per role."
+    found = units(text)
+    assert [u.text for u in found] == [
+        "`work_mem` (`integer`): Sets the memory of a sort.",
+        "`work_mem` (`integer`): The default value is `4MB`.",
+        "`work_mem` (`integer`): It can be set per role.",
+    ]
+    assert text[found[1].start : found[1].end] == "The default value is `4MB`."  # the span is the sentence's own
+    assert sentences("To do so: run it. Then stop.") == ["To do so: run it.", "Then stop."]  # no code: no term
+
+
 def test_inline_code_never_ends_a_sentence() -> None:
     assert sentences("Call `os.path. Join` first. Then stop.") == ["Call `os.path. Join` first.", "Then stop."]
 

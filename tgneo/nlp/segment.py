@@ -7,7 +7,11 @@ fences and list markers, see :mod:`tgneo.ingest.readers.markdown`). :func:`units
   digit, quote or code span; before a lower-case word too (``… the cache. pip will …``) when the word
   ending there is a real word of four letters or more — never after an abbreviation (``e.g.``,
   ``etc.``, ``Dr.``), an initial (``M.``), inside an identifier (``origin.json``, ``v24.2``) or inside
-  a code span (```os.path. join```: inline code never ends a sentence);
+  a code span (```os.path. join```: inline code never ends a sentence). A paragraph that opens
+  with a term holding code, then ``": "`` — the way the readers write a definition (``<dt>`` then
+  ``<dd>``: ``work_mem (integer): Sets …`` with the code marked) — is a definition: each of its
+  further sentences is led by that term (``… (integer): The default value is four megabytes.``), so
+  evidence and answers quoting one name what it defines; its span is still the sentence's own;
 * ``item`` — a list item (its marker dropped), cut into sentences the same way;
 * ``row`` — a table row (``a | b | c``);
 * ``code`` — a short code block (at most three short lines: a path, a command, a setting), read as one
@@ -46,6 +50,8 @@ SHORT_CODE_LINES = 3
 SHORT_CODE_CHARS = 120
 MAX_COMMANDS = 20
 """Shell command lines read from one long code block, at the most."""
+MAX_TERM_WORDS = 8
+"""The longest term (with code in it) that a definition paragraph opens with: ``term: definition``."""
 JOINED_CODE_LINES = 3
 JOINED_CODE_CHARS = 200
 """Of a long code block introduced by a colon, the first lines its sentence holds: at most this many
@@ -135,7 +141,8 @@ def units(text: str) -> list[Unit]:
     def flush() -> None:
         nonlocal block, block_kind
         if block:
-            out.extend(_block_units(block, block_kind, text))
+            found = list(_block_units(block, block_kind, text))
+            out.extend(_termed(found) if block_kind == "sentence" else found)
         block, block_kind = [], "sentence"
 
     i = 0
@@ -236,6 +243,22 @@ def _commands(lines: list[tuple[int, str]]) -> Iterator[Unit]:
             commands += 1
             offset = start + line.index("$") + 2
             yield Unit(_collapse(stripped[2:]), offset, start + len(line.rstrip()), "code")
+
+
+def _termed(found: list[Unit]) -> list[Unit]:
+    """A definition's sentences, each led by its term (see the module docstring)."""
+    first = next((u for u in found if u.kind == "sentence"), None)
+    at = first.text.find(": ") if first is not None else -1
+    term = first.text[:at] if first is not None and at > 0 else ""
+    bare = _CODE_SPAN.sub("", term)
+    if "`" not in term or len(term.split()) > MAX_TERM_WORDS or re.search(r"[.!?;:]", bare):
+        return found
+    return [
+        Unit(f"{term}: {u.text}", u.start, u.end, u.kind)
+        if u is not first and u.kind == "sentence" and not u.text.startswith(term)
+        else u
+        for u in found
+    ]
 
 
 def _introduces(unit: Unit, between: str) -> bool:
