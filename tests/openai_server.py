@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tgneo.llm.offline.embedders import embedder
+
 SERVED_SUFFIX = "-2024-07-18"
 FAULTS = (
     "500",
@@ -91,6 +93,11 @@ def tool_turn(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> tu
     call = {"id": "call_1", "type": "function",
             "function": {"name": function["name"], "arguments": json.dumps({parameter: question})}}  # fmt: skip
     return f"I will look this up with {function['name']}.", [call]
+
+
+OFFLINE_DIMENSIONS = embedder().dimensions
+"""The default offline embedder's vector length: a server standing in for a model on the tests' shared database gives
+vectors as long, since a vector index is database-wide and the offline tests fill it too."""
 
 
 def token_count(text: str) -> int:

@@ -54,6 +54,7 @@ from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
+from tgneo.llm.offline.embedders import DEFAULT
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.profiles import BUILTIN, ProfileError, load_profile, node_iri
 from tgneo.provision.server import free_port
@@ -539,10 +540,15 @@ def test_sixteen_concurrent_questions_record_each_source_once(indexed: Their) ->
     assert twice == []
 
 
+OTHER = "tgneo-offline-hash-256" if DEFAULT == "all-minilm-l6-v2-q" else "all-minilm-l6-v2-q"
+"""An offline embedder other than the default, of other dimensions (256 against 384): moving to it rebuilds the
+database-wide vector indexes."""
+
+
 @pytest.mark.parametrize("their", ["neo4j-graphrag"], indirect=True)
 def test_reembedding_all_collections_moves_a_side_index_to_the_new_model_and_back(indexed: Their) -> None:
     """A side index is embedded again with the profile it was built with, their graph untouched; moving back to the
-    hashed model (256 dimensions) leaves the module's other tests the graph they expect."""
+    default model leaves the module's other tests the graph they expect."""
     from tgneo.ingest.index import reembed_all
 
     def models() -> list[str]:
@@ -551,14 +557,14 @@ def test_reembedding_all_collections_moves_a_side_index_to_the_new_model_and_bac
         return [r["model"] for r in found]
 
     before = their_graph(indexed.driver)
-    hashed, minilm = OfflineLLM(), OfflineLLM(embedding_model="all-minilm-l6-v2")
+    default, other = OfflineLLM(), OfflineLLM(embedding_model=OTHER)
     try:
-        report = reembed_all(indexed.store, minilm)
-        assert models() == [minilm.embedding_model] and not report.left
+        report = reembed_all(indexed.store, other)
+        assert models() == [other.embedding_model] and not report.left
         assert (W, C) in {(w, c) for w, c, n in report.collections if n > 0}
     finally:
-        back = reembed_all(indexed.store, hashed)
-    assert models() == [hashed.embedding_model] and back.dropped > 0
+        back = reembed_all(indexed.store, default)
+    assert models() == [default.embedding_model] and back.dropped > 0
     assert their_graph(indexed.driver) == before
 
 
@@ -574,7 +580,7 @@ def test_reembedding_all_collections_names_a_side_index_whose_profile_file_it_ca
     path.write_text('name = "mine"\nextends = "neo4j-graphrag"\n', encoding="utf-8")
     build_side_index(indexed.store, OfflineLLM(), load_profile(str(path)), W, "test-file-profile")
     try:
-        report = reembed_all(indexed.store, OfflineLLM(embedding_model="all-minilm-l6-v2"))
+        report = reembed_all(indexed.store, OfflineLLM(embedding_model=OTHER))
         (left,) = [line for line in report.left if "--collection test-file-profile" in line]
         assert "'mine'" in left
         assert (W, C) in {(w, c) for w, c, n in report.collections if n > 0}

@@ -191,9 +191,9 @@ def test_a_document_the_model_answers_garbage_for_is_skipped_whole_naming_the_ch
 def test_a_collection_embedded_with_one_model_refuses_another(store: Store, collection: str, corpus: Path) -> None:
     load(store, collection, corpus)
     before = snapshot(store, collection)
-    other = OfflineLLM(embedding_model="wordllama-l2-supercat-256")
-    with pytest.raises(EmbeddingMismatch, match="embedded with tgneo-offline-hash-256.*wordllama-l2-supercat-256"):
-        load_documents(store, other, W, collection, discover([corpus]).sources)
+    mine, other = OfflineLLM().embedding_model, "wordllama-l2-supercat-256"
+    with pytest.raises(EmbeddingMismatch, match=f"embedded with {mine}.*{other}"):
+        load_documents(store, OfflineLLM(embedding_model=other), W, collection, discover([corpus]).sources)
     assert snapshot(store, collection) == before
 
 

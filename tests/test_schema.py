@@ -10,6 +10,9 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Q, Store, install_schema
 from tgneo.store.schema import SCHEMA
 
+HASHED, MINILM = "tgneo-offline-hash-256", "all-minilm-l6-v2-q"
+"""The hashed offline embedder (256 dimensions), and all-MiniLM-L6-v2 (384)."""
+
 
 def _schema_state(store: Store) -> set[tuple[str, str]]:
     with store.driver.session(database=store.database) as session:
@@ -114,18 +117,17 @@ def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_o
     from tgneo.store.embeddings import embedding_models
     from tgneo.store.schema import CHUNK_VECTOR_INDEX
 
-    minilm = OfflineLLM(embedding_model="all-minilm-l6-v2")
+    minilm = OfflineLLM(embedding_model=MINILM)
     with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
         _wipe(store)
-        load_documents(store, OfflineLLM(), "w", "c", sources())  # hashed: 256 dimensions
+        load_documents(store, OfflineLLM(embedding_model=HASHED), "w", "c", sources())  # 256 dimensions
         with pytest.raises(EmbeddingMismatch, match="tgneo load index --reembed"):
             index_collection(store, minilm, "w", "c")
         report = index_collection(store, minilm, "w", "c", reembed=True)
-        assert report.chunks > 0 and embedding_models(store, "w", "c") == ["all-minilm-l6-v2"]
+        assert report.chunks > 0 and embedding_models(store, "w", "c") == [MINILM]
         assert _vector_indexes(store)[CHUNK_VECTOR_INDEX]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
 
 
-HASHED, MINILM = OfflineLLM().embedding_model, "all-minilm-l6-v2"
 TWO = {("w", "c"), ("w2", "d")}
 
 
@@ -139,7 +141,7 @@ def _two_hashed_collections() -> Iterator[Store]:
     with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
         _wipe(store)
         for workspace, collection in sorted(TWO):
-            load_documents(store, OfflineLLM(), workspace, collection, sources())
+            load_documents(store, OfflineLLM(embedding_model=HASHED), workspace, collection, sources())
         yield store
 
 

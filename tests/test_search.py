@@ -11,7 +11,6 @@ from tests.ingesting import CURIE, WARSAW, load, write
 from tgneo.errors import EmbeddingMismatch, EmptyCollection, NotIndexed
 from tgneo.ingest.facts import entity_iri
 from tgneo.llm.offline import OfflineLLM
-from tgneo.llm.offline.embed import embed_one
 from tgneo.rdf.terms import Quad
 from tgneo.store import Store
 from tgneo.store.rdfio import import_quads
@@ -25,7 +24,14 @@ from tgneo.store.search import (
 from tgneo.vocab import RDFS
 
 W = "w"
-MODEL = OfflineLLM().embedding_model
+LLM = OfflineLLM()
+MODEL, DIMENSIONS = LLM.embedding_model, LLM.dimensions
+"""The default offline embedder's, which the collections here are loaded with."""
+
+
+def embed_one(text: str) -> list[float]:
+    """``text``'s query vector from the default offline embedder."""
+    return LLM.embed([text]).vectors[0]
 
 
 @pytest.fixture
@@ -79,10 +85,10 @@ def test_searches_see_only_their_own_collection_and_still_return_limit_results(
 
 
 def test_a_query_vector_of_another_model_is_refused(store: Store, loaded: str) -> None:
-    with pytest.raises(EmbeddingMismatch, match="has 3 dimensions, but tgneo_chunk_embedding holds 256"):
+    with pytest.raises(EmbeddingMismatch, match=f"has 3 dimensions, but tgneo_chunk_embedding holds {DIMENSIONS}"):
         chunks_by_vector(store, W, loaded, [0.1, 0.2, 0.3], model="tiny-3")
-    with pytest.raises(EmbeddingMismatch, match="embedded with tgneo-offline-hash-256, but the query vector comes"):
-        entities_by_vector(store, W, loaded, embed_one("Warsaw"), model="another-256")
+    with pytest.raises(EmbeddingMismatch, match=f"embedded with {MODEL}, but the query vector comes"):
+        entities_by_vector(store, W, loaded, embed_one("Warsaw"), model=f"another-{DIMENSIONS}")
 
 
 def test_an_empty_collection_says_so(store: Store, collection: str) -> None:
@@ -98,7 +104,7 @@ def test_an_imported_knowledge_graph_is_found_by_name_at_once_and_by_vector_once
     from tgneo.ingest.index import index_collection
     from tgneo.store.schema import install_search_schema
 
-    install_search_schema(store, 256)  # the vector indexes exist; this collection has no vectors in them yet
+    install_search_schema(store, DIMENSIONS)  # the vector indexes exist; this collection has no vectors in them yet
     curie, warsaw = entity_iri("Marie Curie"), entity_iri("Warsaw")
     import_quads(store, W, collection, [
         Quad(curie, entity_iri("born in"), warsaw), Quad(curie, RDFS.label, Literal("Marie Curie")),

@@ -8,7 +8,7 @@ import requests
 
 from tests.conftest import Neo4jServer
 from tests.ingesting import hold_a_fact, query
-from tests.openai_server import OpenAIServer, serve
+from tests.openai_server import OFFLINE_DIMENSIONS, OpenAIServer, serve
 from tests.serving import running, serve_cmd
 from tgneo.provision.server import free_port
 from tgneo.store import Store
@@ -18,7 +18,7 @@ def test_an_llm_failure_mid_question_ends_the_stream_with_an_error_and_keeps_the
     neo4j_server: Neo4jServer, store: Store, collection: str
 ) -> None:
     hold_a_fact(store, "default", collection)  # something to ask about: a collection holding nothing is refused
-    with serve(OpenAIServer(dimensions=256)) as llm:
+    with serve(OpenAIServer(dimensions=OFFLINE_DIMENSIONS)) as llm:
         env = {**neo4j_server.env(), "TGNEO_LLM": "openai", "OPENAI_BASE_URL": llm.url, "OPENAI_API_KEY": llm.api_key,
                "TGNEO_LLM_MODEL": "test-model", "TGNEO_LLM_RETRIES": "0"}  # fmt: skip
         port = free_port()

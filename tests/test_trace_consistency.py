@@ -19,7 +19,7 @@ import pytest
 
 from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
-from tests.openai_server import OpenAIServer, serve
+from tests.openai_server import OFFLINE_DIMENSIONS, OpenAIServer, serve
 from tgneo.engines import Request, build_engine
 from tgneo.explain.events import ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.ingest.loader import load_documents
@@ -58,7 +58,7 @@ def sample(store: Store) -> str:
 @pytest.fixture(scope="module")
 def failing_model() -> Iterator[OpenAILLM]:
     """A real OpenAI-compatible server that answers every request with HTTP 500: a model that is down."""
-    with serve(OpenAIServer(dimensions=256)) as server:
+    with serve(OpenAIServer(dimensions=OFFLINE_DIMENSIONS)) as server:
         server.always = "500"
         llm = OpenAILLM(model="test-model", base_url=server.url, api_key=server.api_key, timeout=10.0, retries=0)
         yield llm

