@@ -289,9 +289,11 @@ class Engine(ABC):
 
 
 LOOKAHEAD = 2
-"""How many events the engine may have produced beyond what the client has asked for: the step the
-client is about to get and the next one. Enough to overlap a step's commit with the next step's work;
-few enough that a client that goes away costs at most one step past the last it read."""
+"""How many steps (explain events) the engine may have produced beyond what the client has taken: the step
+the client is about to get and the next one. Enough to overlap a step's commit with the next step's work;
+few enough that a client that goes away costs at most one step past the last it read. Answer pieces and
+agent messages are not steps and do not count: the answer streams on while the step before it commits
+(measured for issue 38: the Focus's commit otherwise held the answer back, 15–25 ms a question)."""
 
 
 class _EngineThread:
@@ -335,6 +337,8 @@ class _EngineThread:
                 self._put("event", event, commit)
                 if commit is not None:
                     commit.add_done_callback(self.wake)
+                if not isinstance(event, ExplainEvent):
+                    self.room.release()  # not a step: it holds no room (see LOOKAHEAD)
         finally:
             self.runner.close()
 
@@ -347,7 +351,7 @@ class _EngineThread:
 def _released(runner: Generator[Event, None, Outcome], ctx: Context) -> Generator[Event, None, Outcome]:
     """The engine's events in its order, each explain event only once its step has committed.
 
-    The engine runs on its own thread (:class:`_EngineThread`), up to :data:`LOOKAHEAD` events ahead:
+    The engine runs on its own thread (:class:`_EngineThread`), up to :data:`LOOKAHEAD` steps ahead:
     while the oldest event waits for its commit the engine runs on to its next step (write-ahead), and
     an event is released the moment its commit lands, not when the engine next yields. When the engine
     is done, the rest is released as it commits. A write that failed raises its error here, after the
@@ -380,7 +384,8 @@ def _released(runner: Generator[Event, None, Outcome], ctx: Context) -> Generato
                 if commit is not None:
                     commit.result()  # waits while finishing; raises the write's error
                 yield event
-                engine.room.release()  # the client came back for more
+                if isinstance(event, ExplainEvent):
+                    engine.room.release()  # the client came back for more after a step
             if finished and not pending:
                 break
     finally:

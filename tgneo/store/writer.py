@@ -64,6 +64,24 @@ def record(
     return missing
 
 
+_STEP_ROWS = ("resources", "entities", "links", "statements", "parts", "statement_links", "contents")
+"""The rows ``record_step`` writes: a batch holding nothing else (every recorded step) needs no more."""
+
+
+def step_params(workspace: str, collection: str, batch: WriteBatch, parents: Iterable[str] = ()) -> dict[str, Any]:
+    """The parameters of ``record_step`` for ``batch`` (scope checked); only for a batch that :func:`is_step`."""
+    check_scope(workspace, collection)
+    rows = batch.params()
+    params: dict[str, Any] = {"workspace": workspace, "collection": collection, "parents": list(parents)}
+    params.update((key, rows[key]) for key in _STEP_ROWS)
+    return params
+
+
+def is_step(batch: WriteBatch, import_id: str | None = None) -> bool:
+    """Whether ``record_step`` can write ``batch``: no import, no prefixes, knowledge-graph facts or literal values."""
+    return import_id is None and not (batch.prefixes or batch.facts or batch.literals)
+
+
 def write_batch(
     store: Store,
     workspace: str,
@@ -79,8 +97,9 @@ def write_batch(
     One Cypher statement does it (``cypher/record_batch.cypher``): when a parent is missing it writes
     nothing, and any failure inside it rolls all of it back. A batch without literal values (every recorded
     step) is one auto-commit statement, the cheapest round trip; one with literals runs in a transaction,
-    so that a value that does not fit its key can follow as a reified edge. Transient failures (deadlocks
-    with other writers) are retried by the store.
+    so that a value that does not fit its key can follow as a reified edge. A batch that :func:`is_step`
+    (every recorded step) takes ``cypher/record_step.cypher``, the same writes without the import and
+    knowledge-graph phases. Transient failures (deadlocks with other writers) are retried by the store.
 
     Args:
         parents: URIs of steps that must already be recorded entities (the step's ``parents``).
@@ -96,7 +115,10 @@ def write_batch(
     """
     parents = list(parents)
     try:
-        if batch.literals:
+        if is_step(batch, import_id):
+            records = store.write(Q.record_step, **step_params(workspace, collection, batch, parents))
+            missing = list(records[0]["missing"]) if records else []
+        elif batch.literals:
             missing = store.write_transaction(
                 lambda tx: record(tx, workspace, collection, batch, parents, import_id), what
             )
