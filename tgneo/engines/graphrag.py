@@ -37,6 +37,7 @@ from tgneo.explain.retrieval import retrieval_hits
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.parsing import json_objects
+from tgneo.nlp.anaphora import in_context
 from tgneo.store import kg
 
 
@@ -97,7 +98,11 @@ class GraphRag(Engine):
         document = uris.graphrag_answer_uri(sid)
         if selections:
             facts = [edge.fact for _, edge in selections]
-            sentences = list(dict.fromkeys(edge.evidence for _, edge in selections if edge.evidence))
+            said: dict[str, str] = {}  # each sentence once, naming the subject it leans on (``She (Marie Curie) …``)
+            for _, edge in selections:
+                if edge.evidence and edge.evidence not in said:
+                    said[edge.evidence] = in_context(edge.evidence, (edge.s_label, edge.o_label))
+            sentences = list(said.values())
             task = Task("synthesis", {"question": session.question, "facts": facts, "evidence": sentences})
             answer_call = yield from session.stream(task)
             text, calls = answer_call.text, [answer_call]

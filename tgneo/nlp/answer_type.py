@@ -16,9 +16,9 @@ from typing import Literal
 from tgneo.nlp.terms import identifiers
 from tgneo.nlp.words import fold
 
-__all__ = ["Wanted", "clauses", "fits", "wants"]
+__all__ = ["Wanted", "clauses", "fits", "offered", "parts", "wants"]
 
-Wanted = Literal["term", "number", "definition"]
+Wanted = Literal["term", "number", "definition", "date", "place"]
 
 _TERM_NOUNS = (
     "command|keyword|function|option|pragma|file|table|setting|flag|variable|collation|affinity|statement|clause|"
@@ -32,6 +32,17 @@ _ASKS_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ASKS_DEFINITION = re.compile(r"^\W*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<subject>[^?]+?)\s*\??$", re.IGNORECASE)
+_ASKS_DATE = re.compile(r"^\W*when\b|\b(?:what|which)\s+year\b", re.IGNORECASE)
+_ASKS_PLACE = re.compile(r"^\W*where\b", re.IGNORECASE)
+_DATE = re.compile(
+    r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\s+\d",
+    re.IGNORECASE,
+)
+_PLACE = re.compile(r"\b(?:in|at|near|from|into|under|inside)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?(?=[A-Z`~/$.])")
+"""A place: ``in Passy``, ``at the University of Paris``, ``in `~/.cache/pip```: a name or an identifier after
+the preposition (``in 1934`` is a date)."""
+_PART = re.compile(r",?\s+and\s+(?=(?:when|where|who|what|which|why|how)\b)", re.IGNORECASE)
 _NUMBER = re.compile(
     r"\b\d[\d,.]*\b|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|"
     r"thousand|million|billion)\b",
@@ -56,7 +67,18 @@ def wants(question: str) -> Wanted | None:
         return "term"
     if _ASKS_DEFINITION.match(question):
         return "definition"
+    if _ASKS_DATE.search(question):
+        return "date"
+    if _ASKS_PLACE.match(question):
+        return "place"
     return None
+
+
+def parts(question: str) -> list[str]:
+    """The parts of a question that asks two things (``Where was X born and when did she die?``), else
+    ``[question]``: split at ``and`` before a question word."""
+    found = [p.strip(" ,?") for p in _PART.split(question)]
+    return [p + "?" for p in found if p] if len(found) > 1 else [question]
 
 
 def _named(text: str) -> set[str]:
@@ -86,6 +108,10 @@ def fits(wanted: Wanted | None, question: str, sentence: str) -> float:
         return 0.5
     if wanted == "number":
         return 1.0 if _NUMBER.search(sentence) else 0.0
+    if wanted == "date":
+        return 1.0 if _DATE.search(sentence) else 0.0
+    if wanted == "place":
+        return 1.0 if _PLACE.search(sentence) else 0.0
     if wanted == "definition":
         match = _ASKS_DEFINITION.match(question)
         words = fold(match.group("subject")).split() if match else []
@@ -94,6 +120,16 @@ def fits(wanted: Wanted | None, question: str, sentence: str) -> float:
         verb = _DEFINES.search(text, at) if at >= 0 else None
         return 1.0 if verb is not None and verb.start() - at <= DEFINITION_REACH else 0.0
     return 0.0
+
+
+def offered(wanted: Wanted | None, question: str, sentence: str) -> set[str]:
+    """The answers of the kind ``wanted`` that ``sentence`` offers: for a term question the terms it names that the
+    question does not (when it :func:`fits`), for a number question its numbers; empty for the other kinds."""
+    if wanted == "term" and fits(wanted, question, sentence) > 0:
+        return _named(sentence) - _named(question)
+    if wanted == "number":
+        return {fold(n) for n in _NUMBER.findall(sentence)}
+    return set()
 
 
 def clauses(sentence: str) -> list[str]:

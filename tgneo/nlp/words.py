@@ -35,9 +35,18 @@ def words(text: str) -> list[str]:
     return [fold(w) for w in _WORD.findall(text)]
 
 
+_SHORT_IE = re.compile(r"^([a-z])(?:ie[sd]|ying)$")
+"""``died``, ``dies``, ``dying`` (and ``lie``, ``tie``): one letter before ``ie``, whose stem keeps the ``ie``
+(as Snowball's English stemmer does), so that "Where did she die?" meets "She died in Passy"."""
+
+
 def stem(word: str) -> str:
-    """A light English stem so that ``discovered``/``discovery``/``discoveries`` meet (``discover``)."""
+    """A light English stem so that ``discovered``/``discovery``/``discoveries`` meet (``discover``), and
+    ``die``/``died``/``dying`` (``die``)."""
     w = fold(word)
+    short = _SHORT_IE.match(w)
+    if short:
+        return short.group(1) + "ie"
     for suffix, keep in (("'s", ""), ("’s", ""), ("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""),
                          ("s", ""), ("y", "")):  # fmt: skip
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
@@ -82,3 +91,24 @@ def names(text: str) -> list[str]:
     if current:
         found.append(" ".join(current))
     return list(dict.fromkeys(found))
+
+
+NAME_PARTICLES = frozenset("of de du des la le von van der den da di del".split())
+INSTITUTION_HEADS = frozenset(
+    """prize award medal institute society academy school college museum centre center foundation council
+    committee laboratory department faculty university conservatory church cathedral company""".split()
+)
+"""Head words of the names of institutions and prizes (``Nobel Prize``, ``Radium Institute``)."""
+
+
+def is_person_like(name: str) -> bool:
+    """Whether a name may be a person's: two to four capitalised words, none the head of an institution.
+
+    The extractor lets ``he``/``she`` and a lone surname stand only for such names, so that
+    ``she`` never means ``Nobel Prize in Physics`` and ``Warsaw`` never means ``University of Warsaw``.
+    """
+    words = name.split()
+    return 2 <= len(words) <= 4 and all(
+        w[:1].isupper() and w.lower().removesuffix("s") not in INSTITUTION_HEADS and w.lower() not in NAME_PARTICLES
+        for w in words
+    )

@@ -11,7 +11,9 @@ inputs — nothing here knows any fact:
 * edge reasoning: names the concept and the shared words the edge matched, and quotes its evidence;
 * synthesis: the evidence sentences of the best edges, quoted, best first, each once — or, for edges
   extracted without evidence, their facts as sentences; Document RAG: the passages' sentences that
-  hold most of the question's key terms, quoted;
+  hold most of the question's key terms, quoted; a sentence that leans on its context is scored with the
+  subject it leans on and quoted naming it (``She (Marie Curie) died in Passy in 1934.``); a further sentence
+  only when it carries more of what was asked (:func:`_telling`);
 * router: arithmetic (written out, or asked of facts: "how old was X when …") → ReAct; comparisons of
   several names → supervisor, ordered multi-part requests → plan-then-execute, anything else → ReAct;
 * ReAct: arithmetic → calculator; a question computed from facts it does not state
@@ -37,9 +39,10 @@ from tgneo.llm.offline.handlers import handles
 from tgneo.llm.offline.meaning import similarities
 from tgneo.nlp import arithmetic
 from tgneo.nlp.align import rank
-from tgneo.nlp.answer_type import clauses, fits, wants
+from tgneo.nlp.anaphora import named, with_subjects
+from tgneo.nlp.answer_type import clauses, fits, offered, parts, wants
 from tgneo.nlp.segment import sentences
-from tgneo.nlp.terms import terms
+from tgneo.nlp.terms import key_terms, terms
 from tgneo.nlp.words import STOPWORDS, content_words, fold, names, stem
 
 _ARITHMETIC = re.compile(r"\d[\d.\s]*(?:[-+*/^%x×÷]\s*\(?\s*[\d.]+\s*\)?\s*)+")
@@ -191,6 +194,14 @@ neighbours that offer less than the best sentence was tried too and left out: it
 its source recall (0.976 → 0.881), since the sentence naming the asked-for noun is not always the answer."""
 
 
+BONUS_TYPES = ("term", "number", "definition")
+"""The kinds of answer :data:`TYPE_BONUS` raises. A date (*when*) and a place (*where*) only decide which sentence
+answers which part of a two-part question, and whether a further sentence offers what the quoted ones do not
+(:func:`_telling`): as a bonus, *where* cost pip's "Where is pip's cache stored by default on Linux?" its answer
+(``~/.cache/pip`` stands in a code block after no preposition; a sentence about ``origin.json`` "stored in" a cache
+entry won)."""
+
+
 def _scores(question: str, candidates: Sequence[str]) -> list[float]:
     """Each candidate's relevance to the question: lexical, blended with meaning when known, and raised for a
     relevant sentence that offers the kind of answer the question wants."""
@@ -199,7 +210,7 @@ def _scores(question: str, candidates: Sequence[str]) -> list[float]:
     if meant is not None:
         scores = [_blend(words, cos) for words, cos in zip(scores, meant, strict=True)]
     wanted = wants(question)
-    if wanted is None:
+    if wanted not in BONUS_TYPES:
         return scores
     return [s + TYPE_BONUS * fits(wanted, question, c) if s > 0 else s for s, c in zip(scores, candidates, strict=True)]
 
@@ -235,8 +246,66 @@ def _quoted(question: str, sentences_: Sequence[str], scores: Sequence[float] | 
     best = max(scores)
     if best == 0:
         return []
-    kept = [s for s, score in zip(unique, scores, strict=True) if score >= QUOTE_SHARE * best]
-    return [_focused(question, s) for s in kept[:MAX_ANSWER_SENTENCES]]
+    ranked = sorted(zip(unique, scores, strict=True), key=lambda pair: -pair[1])  # stable: ties in given order
+    kept = [s for s, score in ranked if score >= QUOTE_SHARE * best]
+    return [_focused(question, s) for s in _telling(question, kept)[:MAX_ANSWER_SENTENCES]]
+
+
+def _telling(question: str, kept: Sequence[str]) -> list[str]:
+    """Of ``kept`` (best first), the first, then each that carries what was asked for and the sentences before it
+    do not give: a key term of the question (the asked-for noun), or the kind of answer the question wants
+    (:func:`~tgneo.nlp.answer_type.fits`) when none of them offers it, or — for a term or number question — a term
+    or number none of them names (:func:`~tgneo.nlp.answer_type.offered`: the sentence naming the asked-for noun is
+    not always the answer; SQLite's "Which pragma is an alternative to VACUUM …?" is answered by the second
+    sentence naming a pragma, ``secure_delete``, not by the first, ``auto_vacuum``). A sentence holding every key
+    term they hold is kept too: as good a candidate as the first, where words alone cannot choose (pip's "Which
+    flag opts out of using system certificates?" has the opt-in flag's sentence and the opt-out flag's, alike).
+    A two-part question (:func:`~tgneo.nlp.answer_type.parts`) gets a sentence for each part instead: one holding
+    the part's own key terms and offering what it wants.
+
+    "When were the first Nobel Prizes awarded?" is then answered by the sentence that says when, not also by
+    the two after it about "the first person to win two Nobel Prizes": they hold no word of the question that
+    the first does not.
+    """
+    asked = key_terms(question)
+    pieces = parts(question)
+    if len(pieces) > 1:
+        return _each_part(pieces, kept)
+    wanted = wants(question)
+    told: list[str] = []
+    covered: set[str] = set()
+    given: set[str] = set()
+    fitting = False
+    for sentence in kept:
+        holds = key_terms(sentence) & asked
+        fit = wanted is not None and fits(wanted, question, sentence) > 0
+        answers = offered(wanted, question, sentence)
+        if not told or not holds < covered or (fit and not fitting) or answers - given:
+            told.append(sentence)
+            covered |= holds
+            fitting = fitting or fit
+            given |= answers
+    return told
+
+
+def _each_part(pieces: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """The first of ``kept``, then for each part of the question it does not answer, the first that answers it."""
+    about = set().union(*(key_terms(n) for n in names(" ".join(pieces))))  # who the parts ask about: not a part's
+    own = [key_terms(p) - about - set().union(*(key_terms(o) for o in pieces if o != p)) for p in pieces]
+
+    def answers(sentence: str, i: int) -> bool:
+        wanted = wants(pieces[i])
+        holds = not own[i] or bool(key_terms(sentence) & own[i])
+        return holds and (wanted is None or fits(wanted, pieces[i], sentence) > 0)
+
+    told: list[str] = []
+    answered: set[int] = set()
+    for sentence in kept:
+        met = {i for i in range(len(pieces)) if answers(sentence, i)}
+        if not told or met - answered:
+            told.append(sentence)
+            answered |= met
+    return told
 
 
 @handles("synthesis")
@@ -256,9 +325,17 @@ def synthesis(inputs: Mapping[str, Any]) -> str:
 
 
 def _best_sentences(question: str, texts: Sequence[str]) -> list[str]:
-    """The sentences of ``texts`` (headings left out) most relevant to the question (:func:`_scores`), best first."""
-    found = list(dict.fromkeys(" ".join(s.split()) for text in texts for s in sentences(text)))
-    scores = _scores(question, found)
+    """The sentences of ``texts`` (headings left out) most relevant to the question (:func:`_scores`), best first.
+
+    A sentence that leans on its context (``She died in Passy.``) is scored with the subject it leans on and
+    quoted naming it (:mod:`tgneo.nlp.anaphora`): ``She (Marie Curie) died in Passy.``
+    """
+    leaning: dict[str, str | None] = {}
+    for sentence, subject in with_subjects(texts):
+        leaning.setdefault(sentence, subject)  # a sentence said twice: in its first context
+    found = list(leaning)
+    scores = _scores(question, [f"{s} ({leaning[s]})" if leaning[s] else s for s in found])
+    found = [named(s, leaning[s]) for s in found]
     ranked = sorted(((score, order, s) for order, (s, score) in enumerate(zip(found, scores, strict=True))
                      if score > 0), key=lambda r: (-r[0], r[1]))  # fmt: skip
     return _quoted(question, [s for _, _, s in ranked], [score for score, _, _ in ranked])

@@ -11,12 +11,15 @@ rows, short code blocks):
 * **co-occurrence** (what the best model-free GraphRAG indexing does): the terms a sentence names —
   identifiers kept whole (code spans, IRIs, options, environment variables, paths, ``snake_case``,
   ``kebab-case``, ``CamelCase``), names and key noun phrases (:mod:`tgneo.nlp.terms`) — are related
-  pairwise by :data:`CO_OCCURS`, in reading order, at most :data:`MAX_TERMS` terms a sentence;
+  pairwise by :data:`CO_OCCURS`, in reading order, at most :data:`MAX_TERMS` terms a sentence; a sentence
+  that leans on its context (``She died in Passy.``, ``This option …``: :mod:`tgneo.nlp.anaphora`) relates
+  the subject it leans on too, first;
 * **relations** from plain encyclopedic prose, clause by clause, where the rules fire (names and
   sentences come from :mod:`tgneo.llm.offline.sentences`):
 
   - **subject**: the name (or names joined by ``and``) opening the clause; ``he``/``she``/``it``/
-    ``they`` stand for the previous clause's subject; ``Her husband Pierre Curie …`` gives
+    ``they`` stand for the previous clause's subject (in a passage that names no one before its ``she``, the
+    person its context gives: :func:`tgneo.nlp.anaphora.subjects`); ``Her husband Pierre Curie …`` gives
     ``(Pierre Curie, husband of, <her>)`` and makes Pierre Curie the subject; a clause starting with
     ``and``/``but`` + verb (``… and moved to Paris``) keeps the previous subject;
   - **relation**: the verb phrase after the subject with auxiliaries, adverbs and articles left out,
@@ -36,8 +39,8 @@ rows, short code blocks):
   prose, which the rules were not written for, gives no fragments like ``(Pip, has, number)``.
 
 What it does not do: it never states a negated or hedged clause (``not``, ``never``, ``may``…), it
-does not resolve ``the element``/``the couple`` to what they refer to, and it reads no meaning:
-``became a professor`` and ``was awarded a prize`` are just relations named by their words.
+states no relation of ``the element``/``the couple`` (they only co-occur with what they lean on), and it
+reads no meaning: ``became a professor`` and ``was awarded a prize`` are just relations named by their words.
 It knows no facts; everything it answers is a restatement of words in the passage.
 """
 
@@ -71,7 +74,7 @@ from tgneo.llm.offline.sentences import (
     items,
     plain,
 )
-from tgneo.nlp.segment import units
+from tgneo.nlp.anaphora import subjects
 from tgneo.nlp.terms import Term, terms
 from tgneo.nlp.words import fold
 
@@ -91,6 +94,8 @@ _GENERIC = frozenset(
 )
 """Nouns too general to be an entity on their own."""
 
+_ORDINALS = frozenset("first second third last final earliest latest original".split())
+"""Words between ``the`` and a name that leave the name the subject (``The first Nobel Prizes were …``)."""
 _MAX_RELATION_WORDS = 5
 _MAX_NOUN_WORDS = 3
 _IRREGULAR_VERBS = frozenset(
@@ -336,6 +341,8 @@ class _Reader:
             return (*self._relative_subject(owners[0], clause, 1), False) if owners else ([], 0, False)
         if first is not None and first.text == "the":
             i = 1
+            while i < len(clause) - 1 and clause[i].kind == "word" and clause[i].text in _ORDINALS:
+                i += 1  # ``The first Nobel Prizes were awarded in 1901``
         if i >= len(clause) or clause[i].kind != "name":
             return [], 0, False
         if clause[i].possessive:
@@ -515,18 +522,20 @@ def extract(text: str) -> list[dict[str, Any]]:
 
     mentions = Counter(fold(w) for w in re.findall(r"[\w'’-]+", text))
     previous: list[Term] = []
-    for unit in units(text):
-        if unit.kind == "heading":
-            continue
+    for unit, subject in subjects(text):
         found = _entity_terms(unit.text, mentions)
         if _ANAPHOR.match(unit.text) and previous:
             # ``This functionality is provided through the truststore package.``: what *this* is, the
             # sentence before named; its main terms join this one's (the evidence stays this sentence)
             known = {t.key for t in found}
             found = [t for t in previous[:ANAPHOR_TERMS] if t.key not in known] + found
+        if subject is not None and fold(subject) not in {t.key for t in found}:
+            found = [Term(subject, "subject", -1), *found][:MAX_TERMS]  # ``She died in Passy.``: Marie Curie's
         previous = found
         if unit.kind in ("sentence", "item"):
             before = len(reader.facts)
+            if subject is not None and is_person_like(subject) and not reader.context.salience:
+                reader.context.said([reader.context.resolve(subject)])  # ``she`` in a chunk that does not name her
             reader.sentence(plain(unit.text))
             sentence_terms = {t.text.lower() for t in terms(unit.text)} | {n.lower() for n in reader.context.names}
             known = {n.lower() for n in reader.context.names}

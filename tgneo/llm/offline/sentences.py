@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tgneo.nlp.words import INSTITUTION_HEADS, NAME_PARTICLES, is_person_like
+
 __all__ = ["Item", "is_person_like", "items", "plain"]
 
 DETERMINERS = frozenset("the a an this that these those".split())
@@ -45,12 +47,6 @@ OPENERS = (
 )  # fmt: skip
 """Words that open a sentence without being a name, however they are capitalised."""
 MONTHS = frozenset("january february march april may june july august september october november december".split())
-NAME_PARTICLES = frozenset("of de du des la le von van der den da di del".split())
-INSTITUTION_HEADS = frozenset(
-    """prize award medal institute society academy school college museum centre center foundation council
-    committee laboratory department faculty university conservatory church cathedral company""".split()
-)
-"""Head words of the names of institutions and prizes (``Nobel Prize``, ``Radium Institute``)."""
 _FIELD_HEADS = frozenset("prize award medal degree chair professorship".split())
 """Heads after which ``in`` names a field (``Nobel Prize in Physics``) rather than a place."""
 PARTICLES = frozenset("up out down off away back".split())
@@ -132,19 +128,6 @@ def _name(tokens: list[str], i: int, sentence_start: bool) -> int:
                 continue
         break
     return j - i
-
-
-def is_person_like(name: str) -> bool:
-    """Whether a name may be a person's: two to four capitalised words, none the head of an institution.
-
-    The extractor lets ``he``/``she`` and a lone surname stand only for such names, so that
-    ``she`` never means ``Nobel Prize in Physics`` and ``Warsaw`` never means ``University of Warsaw``.
-    """
-    words = name.split()
-    return 2 <= len(words) <= 4 and all(
-        w[:1].isupper() and w.lower().removesuffix("s") not in INSTITUTION_HEADS and w.lower() not in NAME_PARTICLES
-        for w in words
-    )
 
 
 def plain(sentence: str) -> str:
