@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.ingesting import query
+from tgneo.engines import Agent, DocRag, GraphRag, Request
+from tgneo.explain.events import AnswerChunk
 from tgneo.ingest.facts import entity_iri
 from tgneo.ingest.loader import LoadReport, load_documents
 from tgneo.ingest.sample import QUESTIONS, SampleQuestion, sources
@@ -60,3 +62,13 @@ def test_the_question_words_find_its_first_entity_by_name(
     collection, _ = sample
     found = {m.name for m in entities_by_text(store, W, collection, question.text, limit=10)}
     assert question.path[0] in found
+
+
+@pytest.mark.parametrize("engine", [GraphRag, DocRag, Agent], ids=lambda e: e.__name__)
+def test_where_marie_curie_died_is_answered_from_the_sentence_that_says_she_did(
+    store: Store, sample: tuple[str, LoadReport], engine: type[GraphRag | DocRag | Agent]
+) -> None:
+    collection, _ = sample
+    events = engine(store, OfflineLLM()).answer(Request("Where did Marie Curie die?", W, collection))
+    answer = "".join(e.text for e in events if isinstance(e, AnswerChunk))
+    assert answer.startswith("She (Marie Curie) died in Passy in 1934.")  # the pronoun's subject, named
