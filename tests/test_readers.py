@@ -114,11 +114,11 @@ def docbook_text() -> str:
     return doc.parts[0].text
 
 
-def test_a_definition_begins_with_its_term_and_keeps_its_later_paragraphs_in_the_same_paragraph() -> None:
+def test_a_definition_is_one_paragraph_whose_lines_each_begin_with_its_term() -> None:
     assert (
         "\n\n`work_mem` (`integer`): Sets the base maximum amount of memory to be used by a query operation.\n"
-        "The default value is four megabytes (`4MB`).\n\n"
-    ) in docbook_text()
+        "`work_mem` (`integer`): The default value is four megabytes (`4MB`).\n\n"
+    ) in docbook_text()  # a chunk that starts at the <dd>'s second <p> still names what it defines
 
 
 def test_several_terms_share_the_definition_they_head() -> None:

@@ -13,9 +13,10 @@ sentence carries what it is about (for extraction, retrieval, evidence and answe
 
 * **definition lists** (``<dl>``): each ``<dd>`` is one paragraph that begins with its term —
   the text of its ``<dt>`` (several ``<dt>`` joined by ``, ``), then ``: `` (nothing more when the term
-  ends with a colon), then the definition; the ``<dd>``'s further paragraphs follow on lines of
-  their own *in the same paragraph* (no blank line). So the first sentence holds the term, and
-  the term is the first words of the paragraph, up to ``": "``. DocBook's
+  ends with a colon), then the definition; the ``<dd>``'s further paragraphs (``<p>``) follow on
+  lines of their own *in the same paragraph* (no blank line), each beginning with the term too, so
+  that a chunk starting there still names it. The term is the first words of each such line, up
+  to ``": "``; :func:`tgneo.nlp.segment.units` leads the line's further sentences with it. DocBook's
   ``<dt><span class="term"><code class="varname">work_mem</code> (<code class="type">integer</code>)
   </span></dt><dd><p>Sets …</p><p>…</p></dd>`` reads ``` `work_mem` (`integer`): Sets …```. A nested
   ``<dl>`` starts new paragraphs of its own.
@@ -230,9 +231,9 @@ class _Text(HTMLParser):
             if dl is not None:
                 dl.label = "dd"
             self._out().append("\n\n")
-            self._stack.append(_Frame(tag, "dd"))
             term = ", ".join(terms)
             self._prefix = (term if term.endswith(":") else f"{term}:") + " " if term else None
+            self._stack.append(_Frame(tag, "dd", label=self._prefix or ""))
             return
         if tag == "table":
             self._break(tag)
@@ -250,6 +251,10 @@ class _Text(HTMLParser):
             return
         if tag in _BLOCK:
             self._break(tag)
+        if tag == "p" and self._prefix is None:
+            container = self._container()
+            if container is not None and container.kind == "dd" and container.label:
+                self._prefix = container.label  # each paragraph of a definition begins with its term
         self._stack.append(_Frame(tag))
 
     def _nearest(self, kind: str) -> _Frame | None:
