@@ -229,3 +229,31 @@ def test_a_collection_embedded_by_another_model_is_refused_until_it_is_reembedde
     assert "--no-cache-dir" in "".join(str(m.get("response", "")) for m in messages)
     assert index_collection(store, wordllama, W, collection).entities == 0  # nothing left to do
     query(store, "MATCH (n {workspace: $w, collection: $c}) DETACH DELETE n", w=W, c=collection)
+
+
+def test_a_database_embedded_by_the_hashed_model_moves_to_minilm_with_one_command(tmp_path: Path) -> None:
+    # the upgrade to the sentence-embedding model: collections embedded by the hashed model (256 dimensions) are
+    # refused to all-MiniLM-L6-v2 (384) until `tgneo load index --reembed --all-collections`; a vector index is
+    # database-wide, so this runs on a database of its own
+    from tests.private_neo4j import private_neo4j
+
+    shutil.copy(CORPUS / "caching.md", tmp_path / "caching.md")
+    hashed, minilm = (
+        OfflineLLM(embedding_model="tgneo-offline-hash-256"),
+        OfflineLLM(embedding_model="all-minilm-l6-v2-q"),
+    )
+    with private_neo4j("quality-upgrade") as server, Store.from_settings(server.settings()) as store:
+        query(store, "MATCH (n) DETACH DELETE n")
+        for collection in ("pip", "other"):
+            load_documents(store, hashed, W, collection, discover([tmp_path]).sources)
+        with pytest.raises(EmbeddingMismatch, match=r"tgneo load index --reembed --all-collections"):
+            list(Runtime(store, llm=minilm).ask(SessionKind.DOC_RAG, Request(QUESTION, W, "pip")))
+        env = {**server.env(), "TGNEO_EMBEDDING_MODEL": minilm.embedding_model}
+        done = tgneo(None, "load", "index", "--reembed", "--all-collections", env=env)
+        assert f"embedded with {minilm.embedding_model}" in done.stderr, done.stderr
+        models = query(store, "MATCH (n:TgResource {workspace: $w}) WHERE n.embeddedWith IS NOT NULL "
+                              "RETURN DISTINCT n.embeddedWith AS m", w=W)  # fmt: skip
+        assert [r["m"] for r in models] == [minilm.embedding_model]
+        messages = list(Runtime(store, llm=minilm).ask(SessionKind.DOC_RAG, Request(QUESTION, W, "pip")))
+        assert "--no-cache-dir" in "".join(str(m.get("response", "")) for m in messages)
+        assert index_collection(store, minilm, W, "pip").entities == 0  # nothing left to do

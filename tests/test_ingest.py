@@ -191,9 +191,10 @@ def test_a_document_the_model_answers_garbage_for_is_skipped_whole_naming_the_ch
 def test_a_collection_embedded_with_one_model_refuses_another(store: Store, collection: str, corpus: Path) -> None:
     load(store, collection, corpus)
     before = snapshot(store, collection)
-    mine, other = OfflineLLM().embedding_model, "wordllama-l2-supercat-256"
-    with pytest.raises(EmbeddingMismatch, match=f"embedded with {mine}.*{other}"):
-        load_documents(store, OfflineLLM(embedding_model=other), W, collection, discover([corpus]).sources)
+    other = OfflineLLM()
+    other.embedding_model = f"another-model-{other.dimensions}"  # the same dimensions: only the model differs
+    with pytest.raises(EmbeddingMismatch, match=f"embedded with {OfflineLLM().embedding_model}.*another-model"):
+        load_documents(store, other, W, collection, discover([corpus]).sources)
     assert snapshot(store, collection) == before
 
 

@@ -202,7 +202,8 @@ def test_agent_synthesis_answers_each_part_of_a_two_part_question_once(llm: Offl
     assert llm.complete(task).text == "Marie Curie was born in Warsaw. She discovered polonium and radium."
 
 
-def test_embeddings_are_normalised_and_lexically_similar(llm: OfflineLLM) -> None:
+def test_hashed_embeddings_are_normalised_and_lexically_similar() -> None:
+    llm = OfflineLLM(embedding_model="tgneo-offline-hash-256")
     vectors = llm.embed(["Marie Curie discovered polonium", "polonium discovery by Curie", "the Eiffel tower"]).vectors
     assert all(len(v) == DIMENSIONS and abs(cosine(v, v) - 1) < 1e-9 for v in vectors)
     assert cosine(vectors[0], vectors[1]) > 0.5 > cosine(vectors[0], vectors[2])
