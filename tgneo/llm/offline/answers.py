@@ -539,26 +539,18 @@ def agent_synthesis(inputs: Mapping[str, Any]) -> str:
     return " ".join(_sentence(s) for s in chosen)
 
 
-_SECOND_QUESTION = re.compile(
-    r"\s*;\s*|,?\s+and\s+(?=(?:what|where|when|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can)\b)",
-    re.IGNORECASE,
-)
-"""Where a two-part question's second question starts: after a semicolon, or at *and* before a question word
-(*… born and what did she discover?*; not *Marie Curie and Pierre Curie*)."""
-
-
 def _parts(question: str, candidates: list[str]) -> list[tuple[str, list[str]]]:
     """The parts of ``question`` an answer needs a sentence for, each with the candidates that may answer it."""
     compared = names(question)
     if len(compared) >= 2 and _COMPARES.search(fold(question)):
-        parts = []
+        per_name = []
         for name in compared[:4]:
             naming = [c for c in candidates if fold(name) in fold(c)]
             others = [fold(n) for n in compared if n != name]
             alone = [c for c in naming if not any(other in fold(c) for other in others)]  # about it, not both
-            parts.append((question, alone or naming))
-        return parts
-    sides = [p.strip(" ?.") for p in _SECOND_QUESTION.split(question) if p.strip(" ?.")]
+            per_name.append((question, alone or naming))
+        return per_name
+    sides = parts(question)  # a question that asks two things (answer_type.parts), else [question]
     if len(sides) == 2 and all(_stems(side) for side in sides):
         return [(side, candidates) for side in sides]
     return [(question, candidates)]
