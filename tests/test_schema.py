@@ -11,7 +11,7 @@ from tgneo.store import Q, Store, install_schema
 from tgneo.store.schema import SCHEMA
 
 HASHED, MINILM = "tgneo-offline-hash-256", "all-minilm-l6-v2-q"
-"""The hashed offline embedder (256 dimensions), and all-MiniLM-L6-v2 (384)."""
+"""The offline embedder of tgneo before all-MiniLM-L6-v2 became the default (256 dimensions), and the default (384)."""
 
 
 def _schema_state(store: Store) -> set[tuple[str, str]]:

