@@ -101,8 +101,11 @@ def _http_url_for(uri: str) -> str | None:
 
 def _move_on(server: Neo4jServer) -> None:
     """Our own test instance outlives a session, and an earlier tgneo may have written it: drop earlier runs'
-    collections and migrate it to the current graph model before any test (a CLI test as much as a ``store``
-    one) meets it."""
+    collections, migrate it to the current graph model and move what is left to the default embedding model
+    (what a user runs on upgrade: ``tgneo load index --reembed --all-collections``; a no-op when nothing was
+    embedded by another model) before any test (a CLI test as much as a ``store`` one) meets it."""
+    from tgneo.ingest.index import reembed_all
+    from tgneo.llm.offline import OfflineLLM
     from tgneo.store.migrate import migrate
 
     with Store.from_settings(server.settings(), check_model=False) as old:
@@ -112,6 +115,7 @@ def _move_on(server: Neo4jServer) -> None:
                 "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
             ).consume()
         migrate(old)
+        reembed_all(old, OfflineLLM())
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,9 +14,9 @@ import re
 from typing import Literal
 
 from tgneo.nlp.terms import identifiers
-from tgneo.nlp.words import fold
+from tgneo.nlp.words import STOPWORDS, fold
 
-__all__ = ["Wanted", "clauses", "fits", "offered", "parts", "wants"]
+__all__ = ["Wanted", "asked_noun", "clauses", "fits", "offered", "parts", "wants"]
 
 Wanted = Literal["term", "number", "definition", "date", "place"]
 
@@ -72,6 +72,27 @@ def wants(question: str) -> Wanted | None:
     if _ASKS_PLACE.match(question):
         return "place"
     return None
+
+
+_ASKS_NOUN = re.compile(r"^\W*(?:which|what)\s+(?:(?:kind|type|sort)\s+of\s+)?(?P<noun>[a-z][a-z-]+)\b", re.IGNORECASE)
+
+
+def asked_noun(question: str) -> str | None:
+    """The noun a "which/what NOUN …" question asks for (``river`` in "Which river flows through …?"), or ``None``.
+
+    Why: the sentence that answers names the kind of thing asked for ("… the Vistula, the longest *river* of
+    Poland"), while its neighbours may hold more of the question's other words ("Marie Curie was born in Warsaw"
+    for "… the city where Marie Curie was born"): with meaning in the score, the neighbour won. A verb or a
+    function word after the question word (``What is``, ``Which of``) is no noun.
+    """
+    found = _ASKS_NOUN.match(question)
+    if found is None:
+        return None
+    noun = found.group("noun").lower()
+    return None if noun in STOPWORDS or noun in _NOT_NOUNS else noun
+
+
+_NOT_NOUNS = frozenset("is are was were does do did can could should would will has have had happens".split())
 
 
 def parts(question: str) -> list[str]:

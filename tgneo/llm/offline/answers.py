@@ -40,7 +40,7 @@ from tgneo.llm.offline.meaning import similarities
 from tgneo.nlp import arithmetic
 from tgneo.nlp.align import rank
 from tgneo.nlp.anaphora import named, with_subjects
-from tgneo.nlp.answer_type import clauses, fits, offered, parts, wants
+from tgneo.nlp.answer_type import asked_noun, clauses, fits, offered, parts, wants
 from tgneo.nlp.segment import sentences
 from tgneo.nlp.terms import key_terms, terms
 from tgneo.nlp.words import STOPWORDS, content_words, fold, names, stem
@@ -113,6 +113,7 @@ def edge_scoring(inputs: Mapping[str, Any]) -> str:
     meant = similarities(question, texts)
     q_vector = embed_one(" ".join([question, *concepts])) if meant is None else []
     asked = _stems(question)
+    kind = _kind_asked(question)
     scores = []
     for i, (edge, text, share) in enumerate(zip(inputs["edges"], texts, shares, strict=True)):
         relation = _stems(str(edge.get("relation") or ""))
@@ -121,6 +122,8 @@ def edge_scoring(inputs: Mapping[str, Any]) -> str:
             score = 0.65 * share + 0.25 * max(0.0, cosine(q_vector, embed_one(text))) + 0.1 * named
         else:  # an embedder that knows meaning: as the answers weigh a sentence (_blend)
             score = 0.9 * _blend(share, meant[i]) + 0.1 * named
+        if kind is not None and share > 0 and kind in _stems(text):
+            score += 0.9 * TYPE_BONUS  # names the kind of thing asked for, as a sentence does (_scores)
         scores.append({"id": edge["id"], "score": round(score, 4)})
     return json.dumps(scores)
 
@@ -210,9 +213,20 @@ def _scores(question: str, candidates: Sequence[str]) -> list[float]:
     if meant is not None:
         scores = [_blend(words, cos) for words, cos in zip(scores, meant, strict=True)]
     wanted = wants(question)
-    if wanted not in BONUS_TYPES:
+    if wanted in BONUS_TYPES:
+        pairs = zip(scores, candidates, strict=True)
+        return [s + TYPE_BONUS * fits(wanted, question, c) if s > 0 else s for s, c in pairs]
+    kind = _kind_asked(question)
+    if kind is None:
         return scores
-    return [s + TYPE_BONUS * fits(wanted, question, c) if s > 0 else s for s, c in zip(scores, candidates, strict=True)]
+    return [s + TYPE_BONUS if s > 0 and kind in _stems(c) else s for s, c in zip(scores, candidates, strict=True)]
+
+
+def _kind_asked(question: str) -> str | None:
+    """The stem of the noun a "which NOUN …" question asks for, when it wants no kind of answer
+    :func:`~tgneo.nlp.answer_type.wants` knows: "Which river …?" is answered by a sentence naming a river."""
+    noun = asked_noun(question) if wants(question) is None else None
+    return None if noun is None else stem(noun)
 
 
 def sentence_scores(question: str, candidates: Sequence[str]) -> list[float]:
@@ -276,11 +290,16 @@ def _telling(question: str, kept: Sequence[str]) -> list[str]:
     covered: set[str] = set()
     given: set[str] = set()
     fitting = False
+    said: list[set[str]] = []
     for sentence in kept:
-        holds = key_terms(sentence) & asked
+        own = key_terms(sentence)
+        if own in said:  # the same statement again, from another page ("She (Marie Curie) was born in Warsaw …")
+            continue
+        holds = own & asked
         fit = wanted is not None and fits(wanted, question, sentence) > 0
         answers = offered(wanted, question, sentence)
         if not told or not holds < covered or (fit and not fitting) or answers - given:
+            said.append(own)
             told.append(sentence)
             covered |= holds
             fitting = fitting or fit
