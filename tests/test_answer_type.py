@@ -11,7 +11,7 @@ from tgneo.engines.attribution import attribute
 from tgneo.explain.events import Evidence
 from tgneo.llm.base import Task
 from tgneo.llm.offline import OfflineLLM
-from tgneo.nlp.answer_type import LONG_SENTENCE_WORDS, clauses, fits, wants
+from tgneo.nlp.answer_type import LONG_SENTENCE_WORDS, asked_noun, clauses, fits, wants
 
 AUTOINC = (
     "If the AUTOINCREMENT keyword appears after INTEGER PRIMARY KEY, that changes the automatic ROWID assignment "
@@ -77,3 +77,25 @@ def test_a_clause_is_quoted_alone_and_cites_the_whole_sentence_it_was_cut_from()
     assert answer.startswith("In other words, the purpose of AUTOINCREMENT") and "INTEGER PRIMARY KEY" not in answer
     citations, _ = attribute(answer, (Evidence("urn:c:sel:0", AUTOINC, 0),), OfflineLLM(), "urn:x:synthesis")
     assert [e.text for c in citations for e in c.evidence] == [AUTOINC]
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("Which river flows through the city where Marie Curie was born?", "river"),
+        ("What kind of problem is dependency resolution known to be?", "problem"),
+        ("What is a WITHOUT ROWID table?", None),
+        ("Which of the two is older?", None),
+        ("Where did Marie Curie die?", None),
+    ],
+)
+def test_the_noun_a_which_question_asks_for_is_found(question: str, noun: str | None) -> None:
+    assert asked_noun(question) == noun
+
+
+def test_a_passage_naming_the_kind_of_thing_asked_for_outranks_one_holding_more_of_the_question() -> None:
+    # a two-hop question: the sentence on the birth holds more of its words, the one naming a river answers
+    passages = [{"text": "Marie Curie was born in Warsaw in 1867. The city lies on the Vistula, a long river."}]
+    question = "Which river flows through the city where Marie Curie was born?"
+    text = OfflineLLM().complete(Task("docrag-synthesis", {"question": question, "passages": passages})).text
+    assert "Vistula" in text
