@@ -201,7 +201,7 @@ def test_export_otlp_json_gives_each_step_of_a_graphrag_and_an_agent_trace_as_a_
     assert kept == [{"id": e["statement"]["id"], "score": e["score"]} for e in steps["Focus"]["edges"]] != []
     synthesis = attributes(rag[steps["Synthesis"]["uri"]])
     answer = json.loads(synthesis["gen_ai.output.messages"])[0]["parts"][0]["content"]
-    assert answer == "Polonium was named after Poland, the native country of Marie Curie."
+    assert answer.startswith("Polonium was named after Poland, the native country of Marie Curie.")
     assert rag[steps["Synthesis"]["uri"]].kind == Span.SPAN_KIND_CLIENT
     assert all(s.status.code == Status.STATUS_CODE_UNSET for s in rag.values())
 
