@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tests.conftest import Neo4jServer
+from tests.openai_server import OFFLINE_DIMENSIONS
 from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Q, Store, install_schema
 from tgneo.store.schema import SCHEMA
@@ -62,15 +63,16 @@ def _vector_indexes(store: Store) -> dict[str, dict[str, object]]:
 def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes(store: Store) -> None:
     from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
 
-    install_search_schema(store, 256)
-    install_search_schema(store, 256)  # idempotent
+    dimensions = OFFLINE_DIMENSIONS  # the shared database's: the default offline embedder's
+    install_search_schema(store, dimensions)
+    install_search_schema(store, dimensions)  # idempotent
     vectors = _vector_indexes(store)
     assert (vectors[ENTITY_VECTOR_INDEX]["labelsOrTypes"], vectors[CHUNK_VECTOR_INDEX]["labelsOrTypes"]) == (
         ["TgResource"], ["TgChunk"],
     )  # fmt: skip
     for name in (ENTITY_VECTOR_INDEX, CHUNK_VECTOR_INDEX):
         config = vectors[name]["options"]["indexConfig"]  # type: ignore[index]
-        assert (config["vector.dimensions"], config["vector.similarity_function"]) == (256, "COSINE")
+        assert (config["vector.dimensions"], config["vector.similarity_function"]) == (dimensions, "COSINE")
     assert ("index", ENTITY_NAME_INDEX) in _schema_state(store)
 
 
