@@ -204,7 +204,7 @@ OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilde
 def test_every_index_and_constraint_of_tgneo_is_named_tgneo_and_on_a_label_only_tgneo_writes(store: Store) -> None:
     from tgneo.store.schema import install_search_schema
 
-    install_search_schema(store, 256)
+    install_search_schema(store, OFFLINE_DIMENSIONS)
     with store.driver.session(database=store.database) as session:
         rows = session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name STARTS WITH 'tgneo_'").data()
     assert len(rows) >= len(SCHEMA) + 2
