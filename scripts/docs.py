@@ -15,14 +15,16 @@ no marker names (or a marker naming no recipe) is an error.
     scripts/docs.py --check    write nothing; exit 1 with a diff when README.md differs
     scripts/docs.py --only otel-out --readme /tmp/README.md
 
-The recipes run the real commands (``tgneo``, ``scripts/demo.sh``) as subprocesses against the Neo4j of
-``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD`` with the offline LLM (deterministic: no model, no network), each
-in a workspace of its own (``tgneo-docs…``, emptied first), so nothing else in that database is read or touched.
-The recipes that show a graph written by another tool (LangChain's ``add_graph_documents``, neo4j-graphrag's
-``Neo4jWriter``), which needs APOC, run on one private local server instead, started once as a user starts one,
-``tgneo db start --instance tgneo-docs-apoc --plugin apoc`` (a new database, free ports, 1g heap, 512m page cache),
-emptied before each of them and stopped at the end: the README's own ``my_graph.py``, a neo4j-graphrag graph of pip's
-guides, ``scripts/examples/explain_pipelines.py`` (its model the loopback OpenAI-compatible stand-in of
+The recipes run the real commands (``tgneo``, ``scripts/demo.sh``) as subprocesses with the offline LLM
+(deterministic: no model, no network) on private local servers, each a new database started as a user starts one
+(``tgneo db start --instance …``: free ports, 1g heap, 512m page cache) and stopped at the end, never on the Neo4j of
+``NEO4J_URI``: what a question finds through the indexes, which span every workspace of a database, moves with what
+else that database holds. ``tgneo-docs`` holds most recipes, each in a workspace of its own (``tgneo-docs…``, emptied
+first); ``tgneo-docs-pip`` holds pip's guides alone (a full-text hit's rank moves with every document the index holds
+or held). The recipes that show a graph written by another tool (LangChain's ``add_graph_documents``,
+neo4j-graphrag's ``Neo4jWriter``), which needs APOC, run on ``tgneo-docs-apoc`` (``--plugin apoc``), emptied before
+each of them: the README's own ``my_graph.py``, a neo4j-graphrag graph of pip's guides,
+``scripts/examples/explain_pipelines.py`` (its model the loopback OpenAI-compatible stand-in of
 ``tests/openai_server.py``: no network, no key). TrustGraph's ``tg-invoke-graph-rag -x`` asks the demo's server.
 What a run prints is shown as a user would see it on a terminal (stdout and stderr in the order written), with
 only what differs from run to run or machine to machine replaced (:func:`mask`):
@@ -36,7 +38,7 @@ only what differs from run to run or machine to machine replaced (:func:`mask`):
   (Bolt 7687, Browser 7474, tgneo 8888), a temporary directory as ``/tmp/…``.
 
 Shortening is the recipe's too (e.g. the Quickstart keeps the first two selected edges and then ``…``), never by
-hand. ``tests/test_docs.py`` runs ``--check`` against the test suite's Neo4j. After a change to what a command
+hand. ``tests/test_docs.py`` runs ``--check``. After a change to what a command
 prints, run ``scripts/docs.py`` and commit README.md.
 """
 
@@ -119,16 +121,13 @@ class Run:
     shown_workspace: str = "default"
     replacements: list[tuple[str, str]] = field(default_factory=list)
     neo4j: dict[str, str] = field(default_factory=dict)
-    """Another Neo4j's ``NEO4J_*`` (the recipes' private server with APOC), else ``NEO4J_URI``'s."""
+    """The ``NEO4J_*`` of the recipes' private server to use (none for ``tgneo db`` commands, which need none)."""
 
     @cached_property
     def env(self) -> dict[str, str]:
         """This environment, less what would change the output (a configured LLM, another scope, a server to ask),
         plus the Neo4j to use, the offline LLM, the recipe's workspace and this interpreter's ``tgneo`` first on
         PATH (scripts/demo.sh with ``TGNEO_BOOTSTRAP=0`` runs that one, installing nothing)."""
-        if not os.environ.get("NEO4J_URI"):
-            raise DocsError("NEO4J_URI is unset: the recipes run against a real Neo4j (NEO4J_URI, NEO4J_USERNAME, "
-                            "NEO4J_PASSWORD)")  # fmt: skip
         keep = {k: v for k, v in os.environ.items()
                 if not k.startswith(("TGNEO_", "OPENAI_", "OTEL_", "TRUSTGRAPH_")) and k != "VIRTUAL_ENV"}  # fmt: skip
         if "TGNEO_HOME" in os.environ:
@@ -221,8 +220,19 @@ class Recipes:
         self._pip_trees: tuple[str, str] = ("", "")
         self._started: list[str] = []
         self._apoc: dict[str, str] | None = None
+        self._own: dict[str, str] | None = None
         self._apoc_ports = (0, 0)
         self._pipelines: tuple[Run, str, dict[str, str]] | None = None
+
+    def own(self) -> dict[str, str]:
+        """The ``NEO4J_*`` of the recipes' own private server (:data:`OWN_INSTANCE`, a new database each run) for
+        every recipe that needs neither APOC nor a database to itself. Not ``NEO4J_URI``'s: seed entities and
+        chunks are read from indexes that span every workspace (``overfetch`` hits, then this collection's kept),
+        so which of them a question finds, and how many edges it explores, moves with what else that database
+        holds (CI's shared test database holds the whole suite's copies of the sample). Started once."""
+        if self._own is None:
+            self._own = self._new_server(OWN_INSTANCE, (free_port(), free_port()))
+        return self._own
 
     def apoc(self) -> dict[str, str]:
         """The ``NEO4J_*`` of the recipes' private server with APOC (which LangChain's ``Neo4jGraph`` and
@@ -256,7 +266,7 @@ class Recipes:
         for instance in self._started:
             Run("default").tgneo("db", "stop", "--instance", instance)
         self._started.clear()
-        self._apoc = None
+        self._apoc = self._own = None
 
     def db_status(self) -> str:
         """``tgneo db status`` of the private server started with ``--plugin apoc``, shown as the default instance
@@ -375,8 +385,9 @@ class Recipes:
         if self._demo is not None:
             return self._demo
         port = free_port()
-        uri = os.environ.get("NEO4J_URI", "")
-        run = Run(WORKSPACE, replacements=[
+        own = self.own()
+        uri = own["NEO4J_URI"]
+        run = Run(WORKSPACE, neo4j=own, replacements=[
             (f"  Neo4j           {uri}\n",
              "  Neo4j Browser   http://127.0.0.1:7474/browser/   (user neo4j, password: tgneo db env)\n"),
             (f" --url http://127.0.0.1:{port}", ""), (f"127.0.0.1:{port}", "127.0.0.1:8888"),
@@ -478,7 +489,7 @@ class Recipes:
 
     def stale(self) -> str:
         """A user's notes loaded, a question answered from them, the note removed: the answer is marked stale."""
-        run = Run(f"{WORKSPACE}-stale")
+        run = Run(f"{WORKSPACE}-stale", neo4j=self.own())
         run.empty()
         # A document's IRI is a digest of its file's absolute path: the same folder everywhere, the same IRI.
         folder = Path("/tmp/tgneo-docs")
@@ -539,7 +550,7 @@ class Recipes:
     def prune(self) -> str:
         """A retention dry run over traces TrustGraph recorded in June 2025 (the tests' fixture, imported): their
         ids and times are the fixture's, so nothing is masked."""
-        run = Run(f"{WORKSPACE}-prune")
+        run = Run(f"{WORKSPACE}-prune", neo4j=self.own())
         run.empty()
         fixture = "tests/data/trustgraph_sessions.nq"
         shown: list[str] = []
@@ -549,7 +560,7 @@ class Recipes:
 
     def operations(self) -> str:
         """A document removed by URI from a collection, its answer's trace pruned, the workspace checked."""
-        run = Run(f"{WORKSPACE}-ops", shown_workspace="ops")
+        run = Run(f"{WORKSPACE}-ops", shown_workspace="ops", neo4j=self.own())
         run.empty()
         scope = ["--workspace", run.workspace, "--collection", "demo"]
         run.tgneo("load", "sample", *scope)
@@ -563,6 +574,8 @@ class Recipes:
 
 
 APOC_INSTANCE = "tgneo-docs-apoc"
+OWN_INSTANCE = "tgneo-docs"
+"""The recipes' own private local server, a new database each run (:meth:`Recipes.own`)."""
 PIP_INSTANCE = "tgneo-docs-pip"
 """The pip examples' private local server, a new database each run (:meth:`Recipes._pip`)."""
 """The recipes' private local server with APOC (``tgneo db start --instance …``)."""

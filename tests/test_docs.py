@@ -1,5 +1,5 @@
 """README.md's console examples are what the commands print today: ``scripts/docs.py --check`` regenerates every
-marked block from real runs (here against the session's Neo4j, offline LLM, in workspaces of its own) and fails
+marked block from real runs (on private servers of its own, offline LLM) and fails
 with a diff when README.md differs, so an example cannot go stale unnoticed."""
 
 from __future__ import annotations
