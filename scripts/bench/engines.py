@@ -11,7 +11,8 @@ LLM, against the real server. Prints, as its LAST line, JSON ``{"bench": "engine
   four stages and their recording (the Store counts them). Goal ≤ 10 (TrustGraph's own spec counts
   about 9,451 queries per question before optimisation).
 * ``explain_overhead`` — time per question with recording ÷ the same engine with recording off
-  (``GraphRag(record=False)``), interleaved on the smallest graph. Goal ≤ 1.15.
+  (``GraphRag(record=False)``), interleaved on the smallest graph, each question asked once untimed first so
+  that both timed runs find the same vectors cached, the two taking turns going first. Goal ≤ 1.10.
 * ``latency_1m_vs_10k`` (full run) or ``latency_100k_vs_10k`` (``--quick``) — p50 question latency on
   the large graph ÷ on the small one. Goal ≤ 2 (index-backed: cost follows the neighbourhood).
 
@@ -231,17 +232,27 @@ def main(argv: list[str] | None = None) -> int:
                 task = progress.add_task("questions, interleaved", total=args.questions)
                 small = sizes[0]
                 for i in range(args.questions):
-                    for size in sizes:
-                        elapsed, n, stages, ok = ask(recorded, store, question(i, size // 10), collections[size])
-                        latency[size].append(elapsed)
+                    # Once untimed first: the offline answers keep each text's vector (tgneo.llm.offline.meaning),
+                    # so whichever of the two timed runs came first would pay the embedding of ~500 edges that the
+                    # other finds cached. Both timed runs see the same caches, and take turns going first.
+                    ask(unrecorded, store, question(i, small // 10), collections[small])
+                    order = (True, False) if i % 2 == 0 else (False, True)
+                    for recording in order:
+                        engine = recorded if recording else unrecorded
+                        elapsed, n, stages, ok = ask(engine, store, question(i, small // 10), collections[small])
                         failures += not ok
-                        if size == small:
+                        if recording:
+                            latency[small].append(elapsed)
                             trips.append(n)
                             per_stage.update(stages)
                             with_rec.append(elapsed)
-                    elapsed, _, _, ok = ask(unrecorded, store, question(i, small // 10), collections[small])
-                    without_rec.append(elapsed)
-                    failures += not ok
+                        else:
+                            without_rec.append(elapsed)
+                    for size in sizes[1:]:
+                        ask(unrecorded, store, question(i, size // 10), collections[size])  # the same caches
+                        elapsed, _, _, ok = ask(recorded, store, question(i, size // 10), collections[size])
+                        latency[size].append(elapsed)
+                        failures += not ok
                     progress.advance(task)
         finally:
             if not args.keep:
@@ -257,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         "explain_overhead": round(statistics.median(with_rec) / statistics.median(without_rec), 3),
         label: round(statistics.median(latency[large]) / statistics.median(latency[small]), 3),
     }
-    goals = {"db_round_trips_per_question": "<= 10", "explain_overhead": "<= 1.15", label: "<= 2"}
+    goals = {"db_round_trips_per_question": "<= 10", "explain_overhead": "<= 1.10", label: "<= 2"}
     for key, value in ratios.items():
         console.print(f"{key:30} {value:>8}   goal {goals[key]}")
     absolute: dict[str, Any] = {
