@@ -208,6 +208,24 @@ def test_the_agent_reads_the_documents_when_the_graph_has_nothing() -> None:
     assert "neither the knowledge graph nor the documents" in final["thought"]
 
 
+def test_the_agent_answers_from_an_observation_whose_quoted_sentence_says_nothing_or_could_not() -> None:
+    # a sentence of pip's documentation, quoted by GraphRAG: "all-or-nothing" is not the graph saying it has nothing
+    llm = OfflineLLM()
+    question = "Which weak hash algorithms are excluded from hash-checking?"
+    said = ("However, weaker ones such as md5, sha1, and sha224 are excluded to avoid giving a false sense of "
+            "security. Note that hash-checking is an all-or-nothing proposition.")  # fmt: skip
+    history = [
+        {"action": "knowledge-query", "arguments": {"question": question}, "observation": said, "error": None},
+        {"action": "document-query", "arguments": {"question": question}, "error": None,
+         "observation": "The documents retrieved do not answer this question."},
+    ]  # fmt: skip
+    tools: list[dict[str, Any]] = [
+        {"name": n, "description": "", "arguments": {}} for n in ("knowledge-query", "document-query")
+    ]
+    step = json.loads(llm.complete(Task("react", {"question": question, "tools": tools, "history": history})).text)
+    assert step["final_answer"] == said
+
+
 def test_a_database_embedded_by_the_hashed_model_moves_to_minilm_with_one_command(tmp_path: Path) -> None:
     # the upgrade to the sentence-embedding model: collections embedded by the hashed model (256 dimensions) are
     # refused to all-MiniLM-L6-v2 (384) until `tgneo load index --reembed --all-collections`; a vector index is

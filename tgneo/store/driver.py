@@ -5,13 +5,13 @@ cluster works as well as the local ``bolt://`` server. Driver exceptions never l
 an unreachable server becomes ``StoreUnavailable`` (HTTP 503), anything else ``StoreError``.
 
 Why tgneo retries itself instead of using the driver's managed transactions: the driver retries
-every retryable error for ``max_transaction_retry_time`` (5 s by default), printing a warning each
-time. That is both too short and too long. Too short for deadlocks: sixteen writers locking the same
-statement nodes can keep hitting ``DeadlockDetected``, a transient error that always clears, so
-tgneo retries those for ``retry_seconds`` (30 s by default) with jittered exponential backoff. Too
-long for a server that is simply not there: a command run against a stopped Neo4j should fail in a
-moment with one clear line, not after 7 s of chatter. So a connection failure is retried only once
-this store has reached Neo4j before (a restart or a cluster failover mid-flight), never on first
+every retryable error alike for ``max_transaction_retry_time`` (30 s by default in neo4j 6.1),
+printing a warning each time. That suits deadlocks: sixteen writers locking the same statement nodes
+can keep hitting ``DeadlockDetected``, a transient error that always clears, and tgneo too retries
+those for ``retry_seconds`` (30 s by default) with jittered exponential backoff. It does not suit a
+server that is simply not there: a command run against a stopped Neo4j should fail in a moment with
+one clear line, not after 30 s of chatter. So a connection failure is retried only once this store
+has reached Neo4j before (a restart or a cluster failover mid-flight), never on first
 contact. Every retry is logged on the ``tgneo.store`` logger.
 """
 

@@ -49,9 +49,13 @@ _ARITHMETIC = re.compile(r"\d[\d.\s]*(?:[-+*/^%x×÷]\s*\(?\s*[\d.]+\s*\)?\s*)+"
 _COMPARES = re.compile(r"\b(compare|comparison|versus|vs|differ\w*|both|contrast)\b")
 """A question that compares what it names (folded): a part per name."""
 _NOTHING = (
-    "no knowledge-graph edges", "no knowledge-graph entity", "have no edges", "nothing", "do not answer", "could not",
-    "no passages", "no documents", "no document chunk",
+    "no knowledge-graph entity in ", "the knowledge-graph entities found in ", "the knowledge graph holds nothing",
+    "no document chunk in ", "the documents retrieved do not answer", "the research steps found nothing",
+    "i found nothing", "i could not find",
 )  # fmt: skip
+"""How the engines' answers that found nothing begin (:func:`tgneo.engines.graphrag.nothing_found`, the synthesis
+stages here, Document RAG's empty search), folded. Matched at the start of an observation only: a quoted
+sentence of a document says "nothing" or "could not" often ("hash-checking is an all-or-nothing proposition")."""
 ANSWERS_ENOUGH = 0.5
 """How much of the question's key terms (weighted, :func:`tgneo.nlp.align.rank`) an observation must hold
 for the ReAct policy to answer with it rather than ask the other store."""
@@ -396,8 +400,8 @@ def _tool_names(inputs: Mapping[str, Any]) -> list[str]:
 
 
 def _says_nothing(observation: str) -> bool:
-    folded = fold(observation)
-    return not folded.strip() or any(marker in folded for marker in _NOTHING)
+    folded = fold(observation).strip()
+    return not folded or folded.startswith(_NOTHING)
 
 
 @handles("react")

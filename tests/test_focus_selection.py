@@ -1,0 +1,72 @@
+"""GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38).
+
+Pure: the selection rule of :func:`tgneo.engines.graphrag.select`, on edges read from SQLite's documentation's own
+sentences (``scripts/bench/quality/sqlite-3.40.1-docs``): reference prose states several facts a sentence, so its
+co-occurrence edges come in runs that score alike.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rdflib import URIRef
+
+from tgneo.engines.graphrag import PER_EVIDENCE, select
+from tgneo.rdf.terms import QuotedTriple
+from tgneo.store.kg import Edge
+
+MANY_FACTS = (
+    "The SQLITE_MAX_COLUMN, SQLITE_MAX_SQL_LENGTH, SQLITE_MAX_FUNCTION_ARG, SQLITE_MAX_ATTACHED, "
+    "SQLITE_MAX_LIKE_PATTERN_LENGTH and SQLITE_MAX_VARIABLE_NUMBER settings are compile-time limits."
+)
+ONE_FACT_EACH = [
+    "The default setting for SQLITE_MAX_COLUMN is 2000.",
+    "The default maximum number of attached databases is 10.",
+    "The maximum length of a string or BLOB is 1 billion bytes by default.",
+    "The default value of SQLITE_MAX_VARIABLE_NUMBER is 32766 for SQLite versions after 3.32.0.",
+    "The maximum number of bytes in the text of an SQL statement is limited to SQLITE_MAX_SQL_LENGTH.",
+    "The default maximum length of a LIKE or GLOB pattern is 50000 bytes.",
+    "The maximum depth of an expression tree is 1000 by default.",
+    "The maximum number of arguments on a function is 127 by default.",
+]
+
+
+def edge(n: int, evidence: str) -> Edge:
+    s, o = URIRef(f"urn:t:s{n}"), URIRef(f"urn:t:o{n}")
+    return Edge(f"e{n}", QuotedTriple(s, URIRef("urn:t:p"), o), f"s{n}", "co-occurs with", f"o{n}", evidence)
+
+
+def corpus() -> tuple[dict[str, Edge], dict[str, float]]:
+    """A sentence of 15 edges (its six settings, pairwise) scoring above every one of eight single-fact
+    sentences, as the edges of a sentence that names all the question's terms do."""
+    by_id: dict[str, Edge] = {}
+    scores: dict[str, float] = {}
+    for n, _ in enumerate(combinations(range(6), 2)):
+        by_id[f"e{n}"], scores[f"e{n}"] = edge(n, MANY_FACTS), 0.9 - n * 0.001
+    for i, sentence in enumerate(ONE_FACT_EACH):
+        n = 100 + i
+        by_id[f"e{n}"], scores[f"e{n}"] = edge(n, sentence), 0.5 - i * 0.01
+    return by_id, scores
+
+
+def test_a_many_fact_sentence_gives_at_most_its_share_of_the_selected_edges() -> None:
+    by_id, scores = corpus()
+    chosen = select(scores, by_id, score_limit=10, limit=25)
+    assert sum(by_id[k].evidence == MANY_FACTS for k in chosen) == PER_EVIDENCE
+
+
+def test_the_score_limit_counts_the_edges_left_once_each_sentence_is_capped() -> None:
+    by_id, scores = corpus()
+    chosen = select(scores, by_id, score_limit=10, limit=25)
+    sentences = {by_id[k].evidence for k in chosen}
+    assert len(chosen) == 10  # the cut is filled: 2 of the many-fact sentence, then 8 sentences of one fact
+    assert set(ONE_FACT_EACH) <= sentences
+
+
+def test_the_best_scored_edges_come_first_and_an_edge_scored_zero_is_never_selected() -> None:
+    by_id, scores = corpus()
+    scores["e107"] = 0.0
+    chosen = select(scores, by_id, score_limit=30, limit=25)
+    assert chosen[:2] == ["e0", "e1"]
+    assert "e107" not in chosen
+    assert [scores[k] for k in chosen] == sorted((scores[k] for k in chosen), reverse=True)
