@@ -574,11 +574,11 @@ class Recipes:
 
 
 APOC_INSTANCE = "tgneo-docs-apoc"
+"""The recipes' private local server with APOC (``tgneo db start --instance …``)."""
 OWN_INSTANCE = "tgneo-docs"
 """The recipes' own private local server, a new database each run (:meth:`Recipes.own`)."""
 PIP_INSTANCE = "tgneo-docs-pip"
 """The pip examples' private local server, a new database each run (:meth:`Recipes._pip`)."""
-"""The recipes' private local server with APOC (``tgneo db start --instance …``)."""
 WIPE = """
 import os
 from neo4j import GraphDatabase

@@ -1,8 +1,9 @@
 """GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38).
 
-Pure: the selection rule of :func:`tgneo.engines.graphrag.select`, on edges read from SQLite's documentation's own
-sentences (``scripts/bench/quality/sqlite-3.40.1-docs``): reference prose states several facts a sentence, so its
-co-occurrence edges come in runs that score alike.
+Pure: the selection rule of :func:`tgneo.engines.graphrag.select`, on edges whose evidence is SQLite's
+documentation's own sentences (``scripts/bench/quality/sqlite-3.40.1-docs``, as tgneo's HTML reader and
+segmenter read them): reference prose states several facts a sentence, so its co-occurrence edges come in
+runs that score alike.
 """
 
 from __future__ import annotations
@@ -15,19 +16,19 @@ from tgneo.engines.graphrag import PER_EVIDENCE, select
 from tgneo.rdf.terms import QuotedTriple
 from tgneo.store.kg import Edge
 
-MANY_FACTS = (
-    "The SQLITE_MAX_COLUMN, SQLITE_MAX_SQL_LENGTH, SQLITE_MAX_FUNCTION_ARG, SQLITE_MAX_ATTACHED, "
-    "SQLITE_MAX_LIKE_PATTERN_LENGTH and SQLITE_MAX_VARIABLE_NUMBER settings are compile-time limits."
+MANY_FACTS = (  # wal.html
+    'This feature allows WAL databases to be created, read, and written by legacy VFSes that lack the "version 2" '
+    "shared-memory methods xShmMap, xShmLock, xShmBarrier, and xShmUnmap on the sqlite3_io_methods object."
 )
-ONE_FACT_EACH = [
+ONE_FACT_EACH = [  # limits.html
     "The default setting for SQLITE_MAX_COLUMN is 2000.",
-    "The default maximum number of attached databases is 10.",
-    "The maximum length of a string or BLOB is 1 billion bytes by default.",
-    "The default value of SQLITE_MAX_VARIABLE_NUMBER is 32766 for SQLite versions after 3.32.0.",
-    "The maximum number of bytes in the text of an SQL statement is limited to SQLITE_MAX_SQL_LENGTH.",
-    "The default maximum length of a LIKE or GLOB pattern is 50000 bytes.",
-    "The maximum depth of an expression tree is 1000 by default.",
-    "The maximum number of arguments on a function is 127 by default.",
+    "The default value of this macro is 1 billion (1 thousand million or 1,000,000,000).",
+    "The current implementation has a default value of 1000.",
+    "The default value of this limit is 100.",
+    "The maximum number of terms is SQLITE_MAX_COMPOUND_SELECT which defaults to 500.",
+    "The default value of this limit is 50000.",
+    "The default maximum trigger recursion depth is 1000.",
+    "The number of simultaneously attached databases is limited to SQLITE_MAX_ATTACHED which is set to 10 by default.",
 ]
 
 
@@ -37,7 +38,7 @@ def edge(n: int, evidence: str) -> Edge:
 
 
 def corpus() -> tuple[dict[str, Edge], dict[str, float]]:
-    """A sentence of 15 edges (its six settings, pairwise) scoring above every one of eight single-fact
+    """A sentence of 15 edges (six of its terms, pairwise) scoring above every one of eight single-fact
     sentences, as the edges of a sentence that names all the question's terms do."""
     by_id: dict[str, Edge] = {}
     scores: dict[str, float] = {}
