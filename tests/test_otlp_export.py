@@ -41,7 +41,7 @@ from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.otlp.export import otlp_json
-from tgneo.otlp.exporter import OtlpTarget, parse_headers
+from tgneo.otlp.export_http import OtlpTarget, parse_headers
 from tgneo.service.runtime import Runtime
 from tgneo.store import Store
 from tgneo.store.traces import get_trace
@@ -338,7 +338,7 @@ def test_an_unreachable_endpoint_costs_the_answer_nothing_but_a_warning(
     with caplog.at_level(logging.WARNING, logger="tgneo.otlp"):
         messages = answer(runtime, SessionKind.AGENT, ARITHMETIC, sample)
         assert messages[-1]["end_of_dialog"] is True and "error" not in messages[-1]
-        from tgneo.otlp import exporter
+        from tgneo.otlp import export_http as exporter
 
         for thread in list(exporter._pending):
             thread.join(10)

@@ -36,7 +36,7 @@ from tests.test_langchain_adapter import vectors as vectors  # noqa: F401  (Neo4
 from tgneo.rdf.ontology import graph_of
 from tgneo.rdf.ontology import validate as run_shapes
 from tgneo.store import Store
-from tgneo.store.otlp import counts
+from tgneo.store.otlp_receive import counts
 from tgneo.store.rdfio import stream_quads
 from tgneo.store.traces import get_trace, list_traces
 

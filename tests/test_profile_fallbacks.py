@@ -53,11 +53,11 @@ from tests.foreign_graphs import (
 from tests.private_neo4j import private_neo4j
 from tgneo.engines import Request, build_engine
 from tgneo.explain.events import ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.graph_profiles import BUILTIN, CHAT_HISTORY, LANGGRAPH_CHECKPOINTS, GraphProfile, ProfileError, load_profile
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.kinds import SessionKind
 from tgneo.llm.offline import OfflineLLM
-from tgneo.profiles import BUILTIN, CHAT_HISTORY, LANGGRAPH_CHECKPOINTS, GraphProfile, ProfileError, load_profile
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
 from tgneo.store.traces import get_trace

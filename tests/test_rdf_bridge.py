@@ -19,7 +19,7 @@ from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tgneo.errors import StoreError, StoreUnavailable
-from tgneo.graphmodel import NativeRows
+from tgneo.graphmodel.compiler import NativeRows
 from tgneo.rdf.formats import get_format
 from tgneo.rdf.ontology import build_ontology, graph_of, load, validate
 from tgneo.rdf.reader import read_quads
@@ -413,7 +413,7 @@ def test_a_failed_import_undoes_its_changes_to_older_nodes(
     from tgneo.store import imports
 
     job = imports.begin(store, "w", collection, "digest", str(changes))
-    from tgneo.graphmodel import compile_quads
+    from tgneo.graphmodel.compiler import compile_quads
     from tgneo.store.writer import write_batch
 
     write_batch(store, "w", collection, compile_quads(parse(changes.read_bytes(), "nquads")), import_id=job)
@@ -425,7 +425,7 @@ def test_a_failed_import_undoes_its_changes_to_older_nodes(
 
 
 def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store, collection: str) -> None:
-    from tgneo.graphmodel import compile_quads
+    from tgneo.graphmodel.compiler import compile_quads
     from tgneo.store import imports
     from tgneo.store.writer import write_batch
 
@@ -484,7 +484,7 @@ def native_graph(store: Store, collection: str) -> set[tuple[str, ...]]:
 
 
 def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, collection: str) -> None:
-    from tgneo.graphmodel import compile_quads
+    from tgneo.graphmodel.compiler import compile_quads
     from tgneo.store import imports
     from tgneo.store.writer import write_batch, write_native
 

@@ -12,7 +12,7 @@ import pytest
 from tests import scenarios
 from tests.conftest import Neo4jServer
 from tgneo.explain.recorder import Recorder
-from tgneo.models import disconnect
+from tgneo.ogm import disconnect
 from tgneo.rdf.star import parse
 from tgneo.store import Store
 from tgneo.store.rdfio import import_quads

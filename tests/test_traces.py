@@ -10,7 +10,7 @@ import pytest
 from tests import scenarios
 from tgneo.errors import BadRequest, TraceNotFound
 from tgneo.explain.recorder import Recorder
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.traces import dependents, get_trace, list_traces, source_chain

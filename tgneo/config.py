@@ -58,10 +58,10 @@ class Settings:
     prune_every: str | None = field(default=None, metadata=_env("TGNEO_PRUNE_EVERY"))
     """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
     graphs: str | None = field(default=None, metadata=_env("TGNEO_GRAPHS"))
-    """``COLLECTION=PROFILE,…``: collections whose questions answer over another tool's graph (tgneo.profiles)."""
+    """``COLLECTION=PROFILE,…``: collections whose questions answer over another tool's graph (tgneo.graph_profiles)."""
     otlp_endpoint: str | None = field(default=None, metadata=_env("TGNEO_OTLP_ENDPOINT"))
     """An OTLP/HTTP receiver's base URL (``http://localhost:4318``): every answered question's trace is sent
-    to its ``/v1/traces`` as OpenTelemetry spans (tgneo.otlp.exporter); nothing is sent when unset."""
+    to its ``/v1/traces`` as OpenTelemetry spans (tgneo.otlp.export_http); nothing is sent when unset."""
     otlp_headers: str | None = field(default=None, metadata=_env("TGNEO_OTLP_HEADERS"))
     """``key=value,key2=value2``: headers every OTLP export carries (an API key), as ``OTEL_EXPORTER_OTLP_HEADERS``."""
     # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.

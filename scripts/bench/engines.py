@@ -50,7 +50,7 @@ from tgneo import uris
 from tgneo.engines import GraphRag, Request
 from tgneo.explain.events import ExplainEvent, SessionEnd
 from tgneo.explain.source import Activity, DerivedEntity, Document, Subgraph
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.index import index_collection
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.terms import Quad, QuotedTriple

@@ -41,7 +41,7 @@ suffixed with its set (``hit_rate_postgres_docrag``):
 with what the engines said.
 
 ``--graph PROFILE`` (repeatable; ``all`` for the three) measures answers over the graphs other tools write
-instead (graph profiles, ``tgneo.profiles``): on a private Neo4j with APOC (which their libraries need), the
+instead (graph profiles, ``tgneo.graph_profiles``): on a private Neo4j with APOC (which their libraries need), the
 corpus is loaded into tgneo's own store, then written by each tool's own code (``tests/foreign_graphs.py``:
 neo4j-graphrag's components, LangChain's ``add_graph_documents`` and ``Neo4jVector``, LLM Graph Builder's
 statements) from the facts tgneo's offline extractor reads, tgneo's side index is built over it (their
@@ -386,8 +386,8 @@ def graph_profiles(names: list[str], kinds: list[SessionKind], questions: list[d
         write_neo4j_graphrag,
     )
     from tests.private_neo4j import private_neo4j
+    from tgneo.graph_profiles import BUILTIN
     from tgneo.ingest.side_index import build_side_index
-    from tgneo.profiles import BUILTIN
     from tgneo.store import install_schema
     from tgneo.store.foreign import clear_checks
 

@@ -39,7 +39,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from tgneo import uris
 from tgneo.explain import entities as ent
 from tgneo.explain.recorder import Recorder
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store, install_schema
 from tgneo.store.rdfio import import_quads

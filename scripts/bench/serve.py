@@ -49,7 +49,7 @@ from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
 from tgneo.provision.server import free_port
 from tgneo.store import Store
-from tgneo.store.otlp import counts
+from tgneo.store.otlp_receive import counts
 from tgneo.store.traces import get_trace
 
 console = Console(stderr=True)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgneo.explain.recorder import Sink
-from tgneo.profiles import GraphProfile
+from tgneo.graph_profiles import GraphProfile
 from tgneo.scope import DEFAULT_SCOPE
 from tgneo.service.recording import DocRagRecording, Retrieved, record
 from tgneo.store.driver import Store

@@ -31,9 +31,9 @@ from tgneo.cli.common import (
     workspace_option,
 )
 from tgneo.explain.events import AgentMessage, AnswerChunk, Citation, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.mapping import CLASS_BY_IRI, most_specific
-from tgneo.profiles import GraphProfile
 from tgneo.rdf.terms import QuotedTriple
 from tgneo.stream import wire
 from tgneo.stream.framing import ndjson

@@ -32,7 +32,7 @@ from tgneo.errors import TgneoError
 from tgneo.scope import DEFAULT_SCOPE, check_name
 
 if TYPE_CHECKING:
-    from tgneo.profiles import GraphProfile
+    from tgneo.graph_profiles import GraphProfile
 
 F = TypeVar("F", bound=Callable[..., Any])
 _UNWRAPPED = 1_000_000
@@ -141,7 +141,7 @@ collection_option = click.option(
 def _graph_profile(ctx: click.Context, param: click.Parameter, value: str | None) -> GraphProfile | None:
     if value is None:
         return None
-    from tgneo.profiles import ProfileError, load_profile
+    from tgneo.graph_profiles import ProfileError, load_profile
 
     try:
         profile = load_profile(value)

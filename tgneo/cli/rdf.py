@@ -15,7 +15,7 @@ import click
 
 from tgneo.cli.common import collection_option, fails_cleanly, progress_bar, say, scope, workspace_option
 from tgneo.errors import BadRequest
-from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES
+from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, EXPORT_PROFILES
 from tgneo.rdf.formats import get_format
 from tgneo.vocab import GRAPH_DEFAULT, GRAPH_NAMES
 
@@ -134,7 +134,7 @@ def _output(output: str | None) -> Iterator[Path]:
     help="RDF format, or otlp-json: the traces named as OpenTelemetry spans (an OTLP/JSON ExportTraceServiceRequest).",
 )  # fmt: skip
 @click.option(
-    "--profile", type=click.Choice(PROFILES), default=DEFAULT_PROFILE, show_default=True,
+    "--profile", type=click.Choice(EXPORT_PROFILES), default=DEFAULT_EXPORT_PROFILE, show_default=True,
     help="prov: strict W3C PROV-O (typed literals, sessions as activities); trustgraph: exactly TrustGraph's triples.",
 )  # fmt: skip
 @click.option(

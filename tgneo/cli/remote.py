@@ -16,8 +16,8 @@ from collections.abc import Generator, Iterator, Mapping
 from typing import IO, Any
 
 from tgneo.errors import BadRequest, TgneoError
+from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import SessionKind
-from tgneo.profiles import GraphProfile
 from tgneo.stream.options import SERVICES
 from tgneo.stream.pipeline import final
 from tgneo.stream.wire import Message

@@ -46,7 +46,7 @@ def serve(
     each prune is in the audit log).
     """
     from tgneo.errors import BadRequest, StoreUnavailable
-    from tgneo.profiles import parse_graphs
+    from tgneo.graph_profiles import parse_graphs
     from tgneo.service.access import parse_tokens
     from tgneo.service.runtime import Runtime
     from tgneo.store import Store

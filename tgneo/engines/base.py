@@ -36,9 +36,9 @@ from tgneo.explain.entity import Entity
 from tgneo.explain.events import AnswerChunk, Citation, ErrorEvent, Event, Evidence, ExplainEvent, SessionEnd, Source
 from tgneo.explain.pipeline import RecordingPipeline
 from tgneo.explain.recorder import Recorder
+from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
-from tgneo.profiles import GraphProfile
 from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
 from tgneo.store.kg import GraphReader, OwnGraph, Reads
@@ -65,7 +65,7 @@ class Request:
         options: Engine parameters by name (``entity_limit``, ``doc_limit``, ``max_iterations`` …);
             each engine validates its own against its defaults.
         graph: Answer over the knowledge graph another tool wrote, read through this profile
-            (:mod:`tgneo.profiles`); ``None`` answers over tgneo's own. The trace is recorded in
+            (:mod:`tgneo.graph_profiles`); ``None`` answers over tgneo's own. The trace is recorded in
             ``workspace``/``collection`` either way.
     """
 

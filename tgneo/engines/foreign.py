@@ -1,4 +1,4 @@
-"""Answering over a knowledge graph another tool wrote, through a graph profile (:mod:`tgneo.profiles`).
+"""Answering over a knowledge graph another tool wrote, through a graph profile (:mod:`tgneo.graph_profiles`).
 
 :class:`ProfileGraph` is the engines' reader (:class:`~tgneo.store.kg.GraphReader`) over their graph. It
 reads their nodes and relationships and never writes one: what tgneo records lives on tgneo-owned
@@ -14,7 +14,7 @@ change later, the trace must keep what it quoted); a selected edge is contained 
 the sources, sentence citations, the viewer, export, TrustGraph's CLI, retention) then reads these
 traces as it reads any other.
 
-Finding where to start, with no model of theirs (module :mod:`tgneo.profiles` names the indexes, and which
+Finding where to start, with no model of theirs (module :mod:`tgneo.graph_profiles` names the indexes, and which
 of them may be missing):
 
 1. their vector index, when it exists and the configured embedder is a real model of the index's dimensions
@@ -50,11 +50,11 @@ from rdflib.term import Literal, URIRef
 
 from tgneo import uris
 from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
-from tgneo.graphmodel import compile_quads
+from tgneo.graph_profiles import DOCUMENT_TEXT, GraphProfile, chunk_iri, element_iri, node_iri, source_iri, type_iri
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.llm.base import LLM
 from tgneo.nlp.segment import Unit, units
 from tgneo.nlp.words import STOPWORDS
-from tgneo.profiles import DOCUMENT_TEXT, GraphProfile, chunk_iri, element_iri, node_iri, source_iri, type_iri
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import DEFAULT_GRAPH, Quad, QuotedTriple
 from tgneo.scope import check_scope
@@ -425,11 +425,10 @@ class ProfileGraph:
             )
 
     def _document(self, r: Mapping[str, Any], own: str) -> tuple[str, str | None]:
-        """The IRI and title of a passage's document (:mod:`tgneo.profiles`, "Document names"): by the first naming
-        property it holds; else by its key (titled by the key a user gave, or by its text's first line when the key
-        is an md5 LangChain made up); a chunk whose
-        ``source`` names no document of theirs by :func:`~tgneo.profiles.source_iri`; a passage that is no
-        document's, by itself."""
+        """The IRI and title of a passage's document (:mod:`tgneo.graph_profiles`, "Document names"): by the first
+        naming property it holds; else by its key (titled by the key a user gave, or by its text's first line when
+        the key is an md5 LangChain made up); a chunk whose ``source`` names no document of theirs by
+        :func:`~tgneo.graph_profiles.source_iri`; a passage that is no document's, by itself."""
         doc = self.profile.document
         if r["document"] is not None:
             if r["named_by"] is not None:

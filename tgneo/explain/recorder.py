@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from tgneo.errors import InvalidEntity
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import ExplainEvent
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.writer import write_batch

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgneo.errors import EmbeddingMismatch, EmptyCollection
-from tgneo.ingest.embedding import embed_texts
+from tgneo.graph_profiles import GraphProfile, ProfileError, load_profile
 from tgneo.ingest.side_index import build_side_index
 from tgneo.llm.base import LLM
-from tgneo.profiles import GraphProfile, ProfileError, load_profile
+from tgneo.llm.embed import embed_texts
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import (
     ChunkVector,

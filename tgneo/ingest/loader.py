@@ -27,9 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tgneo.errors import DocumentError, RecordingFailed
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.chunking import ChunkSettings
-from tgneo.ingest.embedding import embed_texts
 from tgneo.ingest.facts import Extraction, Fact, parse_extraction
 from tgneo.ingest.graph import ChunkFacts, DocumentGraph, document_graph
 from tgneo.ingest.index import index_collection
@@ -37,6 +36,7 @@ from tgneo.ingest.layout import ChunkLayout, Layout, PartLayout, lay_out
 from tgneo.ingest.readers import decode
 from tgneo.ingest.sources import Source
 from tgneo.llm.base import LLM, Completion, LLMError, Task
+from tgneo.llm.embed import embed_texts
 from tgneo.scope import check_scope
 from tgneo.store.documents import stored_document, write_document
 from tgneo.store.driver import Store

@@ -14,8 +14,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tgneo.graph_profiles import GraphProfile, ProfileError, chunk_iri, element_iri, node_iri
 from tgneo.llm.base import LLM
-from tgneo.profiles import GraphProfile, ProfileError, chunk_iri, element_iri, node_iri
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.foreign import check, mark_changed, read, write

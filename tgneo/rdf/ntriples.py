@@ -78,7 +78,7 @@ def n3(term: Subject | Object) -> str:
 
 
 def spell_node(kind: str, key: str) -> str:
-    """A node in N-Triples syntax from its stored key (``graphmodel.term_key``): an IRI (``kind`` ``iri``) or
+    """A node in N-Triples syntax from its stored key (``graphmodel.terms.term_key``): an IRI (``kind`` ``iri``) or
     ``_:label`` (``bnode``). What :func:`n3` writes for a ``URIRef`` or ``BNode``, for callers holding text."""
     if kind == "iri":
         return f"<{escape_iri(key)}>"

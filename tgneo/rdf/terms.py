@@ -58,7 +58,7 @@ class PlainTriple(NamedTuple):
 
     Why text: a knowledge-graph import is mostly such triples, and building rdflib terms for each costs more
     than parsing the line. The line reader's fast path yields these, the native writer consumes them
-    (``graphmodel.NativeRows``), and :meth:`quad` is the same triple as terms, for every other path.
+    (``graphmodel.compiler.NativeRows``), and :meth:`quad` is the same triple as terms, for every other path.
     Blank-node labels are already scoped to their file (``reader.scoped_label``), without ``_:``.
     """
 

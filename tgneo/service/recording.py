@@ -48,12 +48,12 @@ from tgneo.explain.events import Citation, ExplainEvent, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.recorder import Recorder, Sink
 from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
-from tgneo.graphmodel import compile_quads
+from tgneo.graph_profiles import GraphProfile, load_profile
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.facts import entity_iri
 from tgneo.llm.base import LLM
 from tgneo.llm.offline import OfflineLLM
 from tgneo.nlp.segment import units
-from tgneo.profiles import GraphProfile, load_profile
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import DEFAULT_GRAPH, Quad, QuotedTriple
 from tgneo.scope import DEFAULT_SCOPE, check_scope

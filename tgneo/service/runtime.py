@@ -17,11 +17,11 @@ from collections.abc import Generator
 
 from tgneo.config import Settings
 from tgneo.engines import Engine, Request, build_engine
+from tgneo.graph_profiles import BUILTIN, GraphProfile, ProfileError, parse_graphs
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM
 from tgneo.llm.registry import get_llm
-from tgneo.otlp.exporter import OtlpTarget, export_in_background
-from tgneo.profiles import BUILTIN, GraphProfile, ProfileError, parse_graphs
+from tgneo.otlp.export_http import OtlpTarget, export_in_background
 from tgneo.store import Store
 from tgneo.store.embeddings import check_query_model
 from tgneo.store.schema import install_search_schema

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from neo4j import Transaction
 
 from tgneo.errors import RecordingFailed, StoreError, StoreUnavailable
-from tgneo.graphmodel import WriteBatch
+from tgneo.graphmodel.compiler import WriteBatch
 from tgneo.native import STRUCTURE_KEYS
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store

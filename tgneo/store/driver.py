@@ -37,7 +37,7 @@ from neo4j.exceptions import (
 
 from tgneo.config import Settings
 from tgneo.errors import QueryTimedOut, StoreError, StoreUnavailable
-from tgneo.store.model import refuse
+from tgneo.store.graph_version import refuse
 from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
@@ -102,7 +102,7 @@ class Store:
         retry_seconds: how long a transaction that failed transiently (a deadlock, a lost leader) is
             retried before the error reaches the caller.
         check_model: refuse a database that holds another graph model than this tgneo's, before the first
-            query (:mod:`tgneo.store.model`); only ``tgneo db migrate`` turns this off.
+            query (:mod:`tgneo.store.graph_version`); only ``tgneo db migrate`` turns this off.
     """
 
     def __init__(

@@ -1,4 +1,4 @@
-"""Reading a knowledge graph another tool wrote, through a graph profile (:mod:`tgneo.profiles`): storage's part.
+"""Reading a knowledge graph another tool wrote, through a graph profile (:mod:`tgneo.graph_profiles`): storage's part.
 
 :func:`check` tells whether a profile fits the database (every label, relationship type, property and index
 it names exists) and which of their indexes it can read. :func:`read` and :func:`write` run the
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tgneo.profiles import GraphProfile, ProfileError
+from tgneo.graph_profiles import GraphProfile, ProfileError
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.timestamps import now_iso_z

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.graphmodel import node_term, term_key
+from tgneo.graphmodel.terms import node_term, term_key
 from tgneo.native import DEFAULT_NAMESPACE, STRUCTURE_KEYS, literal_of
 from tgneo.nlp.words import content_words
 from tgneo.rdf.ntriples import edge_id

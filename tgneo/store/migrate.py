@@ -37,11 +37,12 @@ from neo4j import Transaction
 from rdflib.term import Literal, URIRef
 
 from tgneo.errors import NeedsMigration
-from tgneo.graphmodel import WriteBatch, _Compiler, node_term
+from tgneo.graphmodel.compiler import Compiler, WriteBatch
+from tgneo.graphmodel.terms import node_term
 from tgneo.native import STRUCTURE_KEYS, stored_literal
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store.driver import Store
-from tgneo.store.model import MODEL
+from tgneo.store.graph_version import MODEL
 from tgneo.store.queries import Q
 from tgneo.store.schema import SCHEMA, install_schema, search_schema
 from tgneo.store.writer import batch_params
@@ -208,7 +209,7 @@ def _facts(
 
 def _page(tx: Transaction, workspace: str, collection: str, page: list[Any]) -> tuple[int, int, int]:
     """One page of statements in one transaction: (facts made native, statements deleted, statements kept)."""
-    compiler = _Compiler()
+    compiler = Compiler()
     native: dict[str, bool] = {}
     literal: dict[str, dict[str, Any]] = {}
     for r in page:

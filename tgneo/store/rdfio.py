@@ -2,9 +2,9 @@
 
 **Import** (:func:`import_file`) reads the file once and never holds it. Under a journal
 (``store.imports``), every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
-(``rdf.profiles.fold``) and checked against Neo4j's index limits as it is read:
+(``rdf.export_profiles.fold``) and checked against Neo4j's index limits as it is read:
 
-* *plain* knowledge-graph triples (``graphmodel.NativeRows``: most of any large file) are written,
+* *plain* knowledge-graph triples (``graphmodel.compiler.NativeRows``: most of any large file) are written,
   as typed relationships and property values, in batches while the rest of the file is still being
   read, through ``writer.write_native``;
 * every other quad (provenance entities, quoted triples, other named graphs) is spilled, one canonical
@@ -25,7 +25,7 @@ Quoted triples written as standard reification by ``tgneo export --quoted reific
 one thing held in memory, one entry per such triple.
 
 **Export** (:func:`stream_quads`) iterates Neo4j results inside one read transaction and yields quads
-as rows arrive (``graphmodel.Decompiler``: provenance entities, then the native knowledge graph node by
+as rows arrive (``graphmodel.decompiler.Decompiler``: provenance entities, then the native knowledge graph node by
 node, then reified statements); ``rdf.writer`` writes them as they come.
 """
 
@@ -44,28 +44,16 @@ from typing import Any
 from rdflib.term import URIRef
 
 from tgneo.errors import BadRequest, EmptyImport, MappingError, TgneoError, TraceNotFound, ValueTooLarge
-from tgneo.graphmodel import (
-    DEFAULT_PROFILE,
-    INDEX_KEY_BYTES,
-    Decompiler,
-    NativeRows,
-    Profile,
-    StoredEntity,
-    StoredFacts,
-    StoredStatement,
-    compile_quads,
-    fits_index,
-    index_chars,
-    is_annotation,
-    too_large,
-)
+from tgneo.graphmodel.compiler import NativeRows, compile_quads, is_annotation
+from tgneo.graphmodel.decompiler import Decompiler, StoredEntity, StoredFacts, StoredStatement
+from tgneo.graphmodel.limits import INDEX_KEY_BYTES, fits_index, index_chars, too_large
 from tgneo.mapping import LINK_PROPERTY
 from tgneo.native import STRUCTURE_KEYS, Namespaces
+from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, ExportProfile, fold
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
 from tgneo.rdf.lines import LineReader
 from tgneo.rdf.ntriples import edge_id, nquads_line
-from tgneo.rdf.profiles import fold
 from tgneo.rdf.reader import file_digest, locate, read_plain
 from tgneo.rdf.terms import Object, PlainTriple, Quad, QuotedTriple, Subject
 from tgneo.rdf.writer import REIFIED_PREFIX
@@ -461,7 +449,7 @@ def stream_quads(
     workspace: str,
     collection: str,
     uri: str | Iterable[str] | None = None,
-    profile: Profile = DEFAULT_PROFILE,
+    profile: ExportProfile = DEFAULT_EXPORT_PROFILE,
 ) -> Iterator[Quad]:
     """Every quad of a collection, or of the traces rooted at ``uri`` (one URI or several), in ``profile``,
     as Neo4j sends rows.
@@ -517,7 +505,7 @@ def export_quads(
     workspace: str,
     collection: str,
     uri: str | Iterable[str] | None = None,
-    profile: Profile = DEFAULT_PROFILE,
+    profile: ExportProfile = DEFAULT_EXPORT_PROFILE,
 ) -> list[Quad]:
     """:func:`stream_quads` as a list, for callers that want everything at once (small traces, tests)."""
     return list(stream_quads(store, workspace, collection, uri, profile))

@@ -27,7 +27,7 @@ from typing import Literal
 
 from tgneo.errors import EmbeddingMismatch, SchemaConflict
 from tgneo.store.driver import Store
-from tgneo.store.model import MODEL
+from tgneo.store.graph_version import MODEL
 from tgneo.store.queries import Q
 from tgneo.vocab import Label
 

@@ -4,7 +4,7 @@ TrustGraph stores triples; tgneo stores nodes (entities with labels, properties 
 native knowledge graph of typed relationships and property values; reified statements). A pattern is
 answered in two steps: index-backed Cypher finds the *candidate* entities, knowledge-graph nodes, facts
 and statements (``cypher/triples_*.cypher``), then their rows are rendered back as quads by the same
-decompiler export uses (``graphmodel.Decompiler``, profile ``trustgraph``: exactly the triples
+decompiler export uses (``graphmodel.decompiler.Decompiler``, profile ``trustgraph``: exactly the triples
 TrustGraph's builders emit) and filtered exactly by :mod:`tgneo.patterns`. So what a client reads
 through ``triples`` is what an export of the same nodes holds, quad for quad.
 
@@ -33,7 +33,8 @@ from typing import Any
 
 from rdflib.term import BNode, Literal, URIRef
 
-from tgneo.graphmodel import StoredEntity, StoredFacts, StoredStatement, decompile, term_key
+from tgneo.graphmodel.decompiler import StoredEntity, StoredFacts, StoredStatement, decompile
+from tgneo.graphmodel.terms import term_key
 from tgneo.mapping import CLASS_BY_IRI, PROP_BY_IRI, PROP_BY_NAME, REL_BY_IRI
 from tgneo.native import STRUCTURE_KEYS, Namespaces
 from tgneo.patterns import TriplePattern, answer, term_matches

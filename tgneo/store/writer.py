@@ -8,11 +8,11 @@ the write has committed.
 
 A literal value whose Neo4j type differs from the values its property already holds (an integer where
 strings are stored) cannot join them; the write reports it as a *misfit* and the same transaction stores
-it as a reified edge instead (``graphmodel.WriteBatch.misfits``), so nothing is lost and nothing is
+it as a reified edge instead (``graphmodel.compiler.WriteBatch.misfits``), so nothing is lost and nothing is
 half-written.
 
 An import's plain knowledge-graph triples (most of any large file) take :func:`write_native`, which
-writes the same relationships and properties with a lighter query (``graphmodel.NativeRows``: flat rows,
+writes the same relationships and properties with a lighter query (``graphmodel.compiler.NativeRows``: flat rows,
 each resource named once per batch).
 """
 
@@ -25,7 +25,7 @@ from neo4j import Transaction
 from neo4j.exceptions import Neo4jError
 
 from tgneo.errors import ImportAborted, ParentNotFound, RecordingFailed, StoreError, StoreUnavailable
-from tgneo.graphmodel import NativeRows, WriteBatch, reified
+from tgneo.graphmodel.compiler import NativeRows, WriteBatch, reified
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q

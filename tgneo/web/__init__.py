@@ -88,20 +88,8 @@ def create_app(
     register_error_handlers(app)
     auth.init_app(app, tokens)
 
-    from tgneo.web import (
-        browser,
-        content,
-        gateway,
-        health,
-        librarian,
-        openapi,
-        otlp,
-        queries,
-        questions,
-        rdf,
-        traces,
-        ui,
-    )
+    from tgneo.web import browser, content, gateway, health, librarian, openapi, queries, questions, rdf, traces, ui
+    from tgneo.web import otlp_receive as otlp
 
     for module in (health, openapi, questions, traces, content, rdf, queries, gateway, librarian, browser, ui, otlp):
         app.register_blueprint(module.bp)

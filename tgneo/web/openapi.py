@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from tgneo.graphmodel import PROFILES
 from tgneo.kinds import AgentPattern, SessionKind
+from tgneo.rdf.export_profiles import EXPORT_PROFILES
 from tgneo.rdf.formats import FORMATS
 from tgneo.scope import MAX_NAME_CHARS
 from tgneo.store.named import READ_QUERIES
@@ -216,7 +216,7 @@ def spec() -> dict[str, Any]:
                     _param("uri", "path", {"type": "string", "minLength": 1}),
                     *_SCOPE,
                     _param("format", schema={"type": "string", "enum": ["json", *FORMATS]}),
-                    _param("profile", schema={"type": "string", "enum": list(PROFILES)}),
+                    _param("profile", schema={"type": "string", "enum": list(EXPORT_PROFILES)}),
                     _param("quoted", schema={"type": "string", "enum": ["star", "triple-term", "reification"]},
                            description="quoted triples in RDF: default reification (prov), star (trustgraph)"),
                     _param("max_steps", schema={"type": "integer", "minimum": 1, "maximum": 10_000}),

@@ -17,8 +17,8 @@ from dataclasses import asdict
 from flask import Blueprint, Response, jsonify, request
 
 from tgneo.errors import BadRequest
-from tgneo.graphmodel import DEFAULT_PROFILE, PROFILES, Profile
 from tgneo.kinds import SessionKind
+from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, EXPORT_PROFILES, ExportProfile
 from tgneo.rdf.formats import FORMATS, Format, get_format
 from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.scope import name_or_default
@@ -195,11 +195,11 @@ def trace(uri: str) -> Response:
     return jsonify(get_trace(services().store, workspace, collection, uri, max_steps))
 
 
-def profile_arg() -> Profile:
+def profile_arg() -> ExportProfile:
     """``?profile=`` (``prov`` by default)."""
-    value = request.args.get("profile", DEFAULT_PROFILE)
-    if value not in PROFILES:
-        raise BadRequest(f"profile: {value!r} is not one of {', '.join(PROFILES)}")
+    value = request.args.get("profile", DEFAULT_EXPORT_PROFILE)
+    if value not in EXPORT_PROFILES:
+        raise BadRequest(f"profile: {value!r} is not one of {', '.join(EXPORT_PROFILES)}")
     return value
 
 

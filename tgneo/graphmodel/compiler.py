@@ -1,154 +1,39 @@
-"""Quads ⇄ Neo4j rows, driven by the mapping table and the native rule (pure: no driver here).
-
-``compile_quads`` turns RDF quads into the rows one batched Cypher statement writes; the
-:class:`Decompiler` turns stored rows back into quads in a chosen profile. The recorder, the importer,
-the loader, the exporter and the streams all go through these, so a step written live and the same step
-imported from a file become the same nodes, and export gives back the same quads.
-
-The rules (DESIGN §3, README "The graph model"):
-
-* Every IRI (and blank node) is one ``:Tgneo:TgResource {uri}`` per workspace + collection.
-* **The knowledge graph** (the default graph) is native (:mod:`tgneo.native`): a triple whose object is an
-  IRI or blank node is a typed relationship between the two nodes (``iri`` and ``id`` on it); one whose
-  object is a literal is a property value of its subject (``rdfs:label`` is ``name``).
-* A subject with triples in ``urn:graph:retrieval`` or ``urn:graph:source`` is a *provenance entity*: its
-  ``rdf:type``s become labels (plus ``:TgExplain`` or ``:TgSource``), mapped literal predicates become
-  native properties, mapped IRI predicates become relationships, and ``tg:edge``/``tg:contains`` point at
-  ``:TgStatement`` nodes, whose relationship carries the annotations the mapping allows on it
-  (``<< sg tg:contains << s p o >> >> tg:sourceText "…"``).
-* A **reified edge** (``:TgStatement``, one per (s, p, o), ``id`` its stable hash) stands wherever
-  provenance quotes an edge, and wherever the native form cannot hold a triple exactly: a quoted-triple
-  subject or object, a named graph other than the default and provenance graphs, a provenance triple the
-  table does not cover, a literal whose value does not fit the values its key already holds. Its
-  ``asserted_in`` lists the graphs it is asserted in *as a statement* (the native form asserts the rest).
-* A literal becomes a native value only when rendering that value gives back the same text;
-  otherwise the text is kept (with a tag), so import → export is exact.
-"""
+"""Quads → the rows one batched Cypher statement writes (pure): :func:`compile_quads`, and :class:`NativeRows` for
+the plain knowledge-graph triples that make up most of a large import."""
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
-from typing import Literal as TypingLiteral
 
 from rdflib.term import BNode, Literal, URIRef
 
 from tgneo.errors import MappingError
-from tgneo.kinds import SessionKind
+from tgneo.graphmodel.terms import (
+    BNODE_PREFIX,
+    literal_for_property,
+    term_key,
+)
 from tgneo.mapping import (
     CLASS_BY_IRI,
-    CLASS_BY_LABEL,
-    LINK_PROPERTIES,
     LINK_PROPERTY,
     PROP_BY_IRI,
-    PROP_BY_NAME,
-    PROV_PROFILE_ONLY_LABELS,
-    PROV_PROFILE_ONLY_RELS,
     REL_BY_IRI,
-    REL_BY_TYPE,
-    PropMap,
 )
 from tgneo.native import (
     Namespaces,
-    fact_keys,
-    literal_of,
     sidecar,
     stored_literal,
     stored_value,
-    stored_values,
     value_kind,
 )
 from tgneo.rdf.ntriples import edge_id, edge_id_of, spell_node
-from tgneo.rdf.profiles import agent_iri, session_iri
 from tgneo.rdf.terms import DEFAULT_GRAPH, Object, PlainTriple, Quad, QuotedTriple, Subject
-from tgneo.timestamps import iso_z, parse_iso
-from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, PROVENANCE_GRAPHS, RDF, XSD, Label, Rel
+from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROVENANCE_GRAPHS, RDF, Label, Rel
 
-Profile = TypingLiteral["trustgraph", "prov"]
-PROFILES: tuple[Profile, ...] = ("trustgraph", "prov")
-DEFAULT_PROFILE: Profile = "prov"
-"""DESIGN §3: strict W3C PROV-O is the default of every RDF export (CLI, HTTP); ``trustgraph`` is exactly
-TrustGraph's own triples, which the streams and the gateway carry."""
-
-_TYPED: dict[str, URIRef] = {"integer": XSD.integer, "float": XSD.double, "datetime": XSD.dateTime}
 _GRAPH_LABEL = {GRAPH_RETRIEVAL: Label.EXPLAIN, GRAPH_SOURCE: Label.SOURCE}
-_BNODE_PREFIX = "_:"
-
-
-# ------------------------------------------------------------------------------------------ values
-def render_value(value: Any, row: PropMap) -> str:
-    """The lexical form of a stored value, as TrustGraph writes it (``str(n)``, ``…Z`` timestamps)."""
-    if isinstance(value, bool):  # bool is an int; never stored, but be exact if someone did
-        return "true" if value else "false"
-    if isinstance(value, datetime):
-        return iso_z(value)
-    return str(value)  # str(0.93) == "0.93", str(12) == "12": TrustGraph's own rendering
-
-
-def native_value(lexical: str, row: PropMap) -> Any:
-    """The native value for ``lexical`` when it renders back identically, else ``lexical`` itself."""
-    value: Any = lexical
-    try:
-        if row.datatype == "integer":
-            value = int(lexical)
-        elif row.datatype == "float":
-            value = float(lexical)
-            if not math.isfinite(value):
-                return lexical
-        elif row.datatype == "datetime":
-            value = parse_iso(lexical)
-            if value.tzinfo is None:
-                return lexical
-        else:
-            return lexical
-    except ValueError:
-        return lexical
-    return value if render_value(value, row) == lexical else lexical
-
-
-def _literal_for_property(o: Object, row: PropMap) -> Any | None:
-    """The property value for literal ``o``, or ``None`` when only a generic statement is exact."""
-    if not isinstance(o, Literal) or o.language is not None:
-        return None
-    text = str(o)
-    if o.datatype is None:
-        return native_value(text, row)
-    expected = _TYPED.get(row.datatype)
-    if expected is not None and o.datatype == expected:
-        value = native_value(text, row)
-        return value if not isinstance(value, str) else None  # typed but not canonical: keep exact
-    return None
-
-
-# ------------------------------------------------------------------------------------------ terms
-def term_key(term: Subject | Object) -> tuple[str, str]:
-    """``(kind, key)`` of a node term: ``iri``/``bnode`` with its Resource uri, or ``triple`` with an id."""
-    if isinstance(term, QuotedTriple):
-        return "triple", edge_id(term.s, term.p, term.o)
-    if isinstance(term, BNode):
-        return "bnode", _BNODE_PREFIX + str(term)
-    if isinstance(term, URIRef):
-        if not str(term):
-            raise MappingError("an IRI is empty")
-        return "iri", str(term)
-    raise MappingError(f"{term!r} cannot be a node")
-
-
-def node_term(kind: str, key: str) -> URIRef | BNode:
-    """The RDF term of a stored Resource."""
-    if kind == "bnode":
-        return BNode(key[len(_BNODE_PREFIX) :] if key.startswith(_BNODE_PREFIX) else key)
-    return URIRef(key)
-
-
-_SELECTIONS = frozenset({Label.EDGE_SELECTION.value, Label.CHUNK_SELECTION.value})
-"""TrustGraph types a selection only ``tg:EdgeSelection``/``tg:ChunkSelection``; the ``prov`` profile adds
-``prov:Entity`` (tgneo's answer sentences derive from selections, and PROV derives entities from
-entities), which the import folds away again (``rdf.profiles``)."""
 
 
 # ------------------------------------------------------------------------------------------ compile
@@ -222,7 +107,7 @@ def _terms(triple: PlainTriple) -> tuple[URIRef | BNode, URIRef, Literal]:
 def plain_key(value: str, bnode: bool) -> tuple[str, str]:
     """:func:`term_key` of a plain triple's subject or node object, from its text."""
     if bnode:
-        return "bnode", _BNODE_PREFIX + value
+        return "bnode", BNODE_PREFIX + value
     if not value:
         raise MappingError("an IRI is empty")
     return "iri", value
@@ -231,13 +116,13 @@ def plain_key(value: str, bnode: bool) -> tuple[str, str]:
 def reified(triples: Iterable[tuple[Subject, URIRef, Object]]) -> WriteBatch:
     """A batch writing ``triples`` as reified edges asserted in the default graph: what the native form could not
     hold of a write (a literal value whose type differs from the values its key holds)."""
-    compiler = _Compiler()
+    compiler = Compiler()
     for s, p, o in triples:
         compiler.statement(s, p, o, asserted_in=DEFAULT_GRAPH)
     return compiler.batch
 
 
-class _Compiler:
+class Compiler:
     def __init__(self, namespaces: Namespaces | None = None) -> None:
         self.batch = WriteBatch()
         self.names = namespaces or Namespaces()
@@ -305,7 +190,7 @@ class _Compiler:
     def plain_literal(self, t: PlainTriple) -> None:
         """:meth:`literal` of a plain triple. Values of one key share one Neo4j type; one that does not fit
         the first stays a reified edge. (The import calls this for most of a file's triples: it is kept lean.)"""
-        subject = _BNODE_PREFIX + t.s if t.s_bnode else t.s
+        subject = BNODE_PREFIX + t.s if t.s_bnode else t.s
         if subject not in self._resources:
             self.node(*plain_key(t.s, t.s_bnode))
         key = self.names.property_key(t.p)
@@ -344,7 +229,7 @@ class _Compiler:
                 continue
             prop = PROP_BY_IRI.get(q.p)
             if prop is not None:
-                value = _literal_for_property(q.o, prop)
+                value = literal_for_property(q.o, prop)
                 if value is not None:
                     if prop.multi:
                         values = props.setdefault(prop.prop, [])
@@ -378,7 +263,7 @@ class _Compiler:
             row = LINK_PROPERTY.get((rel.rel, quad.p)) if rel is not None else None
             link = self._links.get((term_key(base.s)[1], rel.rel.value, edge_id(base.o.s, base.o.p, base.o.o))) \
                 if rel is not None and row is not None else None  # fmt: skip
-            value = _literal_for_property(quad.o, row) if row is not None else None
+            value = literal_for_property(quad.o, row) if row is not None else None
             if link is not None and row is not None and value is not None and row.prop not in link["props"]:
                 link["props"][row.prop] = value
                 return
@@ -394,7 +279,7 @@ def literal_columns(term: Literal) -> tuple[str, str, str | None, str | None]:
 
 
 def is_annotation(quad: Quad) -> bool:
-    """Whether ``quad`` may annotate a mapped relationship (see :meth:`_Compiler.annotate`)."""
+    """Whether ``quad`` may annotate a mapped relationship (see :meth:`Compiler.annotate`)."""
     s = quad.s
     return (
         quad.g in PROVENANCE_GRAPHS
@@ -426,7 +311,7 @@ class NativeRows:
     def __init__(self, namespaces: Namespaces | None = None) -> None:
         self.quads = 0
         self.names = namespaces or Namespaces()
-        self._compiler = _Compiler(self.names)
+        self._compiler = Compiler(self.names)
         self._spelled: dict[str, str] = {}  # node key → its N-Triples spelling (keys of both kinds never clash)
         self._params: dict[str, list[Any]] | None = None
 
@@ -516,7 +401,7 @@ class NativeRows:
         """Start the next batch (the spelling cache and the namespace table are kept: the same IRIs come again)."""
         self.quads = 0
         self.names.used.clear()
-        self._compiler = _Compiler(self.names)
+        self._compiler = Compiler(self.names)
         self._params = None
 
 
@@ -528,7 +413,7 @@ def compile_quads(
     Raises:
         MappingError: a term that cannot be stored (an empty IRI, a literal in subject position).
     """
-    compiler = _Compiler(namespaces)
+    compiler = Compiler(namespaces)
     by_subject: dict[tuple[Subject, str], list[Quad]] = defaultdict(list)
     entity_graph: dict[Subject, str] = {}
     annotations: list[Quad] = []
@@ -575,244 +460,3 @@ def _check_names(batch: WriteBatch) -> None:
 
 
 # ------------------------------------------------------------------------------------------ decompile
-@dataclass(frozen=True)
-class StoredStatement:
-    """A ``:TgStatement`` node as read back (terms resolved by the reader)."""
-
-    id: str
-    s: str
-    s_kind: str
-    p: str
-    o: str | None
-    o_kind: str
-    o_datatype: str | None = None
-    o_lang: str | None = None
-    asserted_in: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class StoredEntity:
-    """A provenance entity node as read back: labels, properties and outgoing mapped relationships."""
-
-    uri: str
-    kind: str
-    graph: str
-    labels: tuple[str, ...]
-    props: Mapping[str, Any]
-    links: tuple[tuple[str, str, str], ...] = ()  # (type, target kind, target uri)
-    statement_links: tuple[tuple[str, str, Mapping[str, Any]], ...] = ()  # (type, statement id, annotations)
-
-
-@dataclass(frozen=True)
-class StoredFacts:
-    """A knowledge-graph node's native facts as read back: its fact properties and its outgoing facts."""
-
-    uri: str
-    kind: str
-    props: Mapping[str, Any]
-    rels: tuple[tuple[str, str, str], ...] = ()  # (predicate IRI, object kind, object uri)
-
-    def literals(self, names: Namespaces) -> Iterator[tuple[URIRef, Literal]]:
-        """``(predicate, literal)`` of every fact property (``name`` is ``rdfs:label``)."""
-        for key in fact_keys(self.props):
-            predicate = names.predicate_of_key(key)
-            if predicate is None:
-                raise MappingError(f"property {key!r} of <{self.uri}> names a prefix this collection does not hold")
-            for value, tag in stored_values(self.props[key], self.props.get(sidecar(key))):
-                yield URIRef(predicate), literal_of(value, tag)
-
-
-class _Terms:
-    def __init__(self, statements: Mapping[str, StoredStatement]) -> None:
-        self.statements = statements
-
-    def node(self, kind: str, key: str) -> Subject:
-        if kind == "triple":
-            return self.quoted(key)
-        return node_term(kind, key)
-
-    def quoted(self, sid: str) -> QuotedTriple:
-        st = self.statements.get(sid)
-        if st is None:
-            raise MappingError(f"statement {sid} is referenced but was not read")
-        return QuotedTriple(self.node(st.s_kind, st.s), URIRef(st.p), self.obj(st))
-
-    def obj(self, st: StoredStatement) -> Object:
-        if st.o_kind == "literal":
-            return Literal(
-                st.o or "",
-                lang=st.o_lang or None,
-                datatype=URIRef(st.o_datatype) if st.o_datatype else None,
-                normalize=False,
-            )
-        return self.node(st.o_kind, st.o or "")
-
-
-def _property_literal(value: Any, row: PropMap, profile: Profile) -> Literal:
-    text = render_value(value, row)
-    if profile == "prov" and not isinstance(value, str):
-        return Literal(text, datatype=_TYPED.get(row.datatype), normalize=False)
-    return Literal(text)
-
-
-class Decompiler:
-    """Stored rows → quads in one profile, one row at a time (export streams through this).
-
-    Each row brings the statements it refers to (a selected edge and the quoted triples nested in
-    it), so nothing needs the whole collection in memory. The ``prov`` profile adds the session
-    activity of each Question and types agents ``prov:SoftwareAgent`` (``rdf.profiles``), and writes the
-    annotations of relationships (a contained fact's evidence sentence) as RDF-star annotations; the only
-    state kept is which of the few session agents were already described. Knowledge-graph facts are the
-    same in both profiles; their property keys are read back with the collection's ``namespaces``.
-    """
-
-    def __init__(self, profile: Profile, namespaces: Namespaces | None = None) -> None:
-        if profile not in PROFILES:
-            raise MappingError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
-        self.profile = profile
-        self.names = namespaces or Namespaces()
-        self._agents: set[URIRef] = set()
-
-    def entity(self, e: StoredEntity, statements: Mapping[str, StoredStatement]) -> Iterator[Quad]:
-        """The quads of one entity node (its types, properties and mapped relationships)."""
-        terms = _Terms(statements)
-        s = node_term(e.kind, e.uri)
-        g = e.graph
-        labels = set(e.labels)
-        if self.profile == "trustgraph" and labels & PROV_PROFILE_ONLY_LABELS:
-            return  # tgneo's own nodes: TrustGraph's profile has no word for them
-        session = self.profile == "prov" and _needs_session(labels, e.props)
-        for label in e.labels:
-            cls = CLASS_BY_LABEL.get(Label(label)) if label in Label._value2member_map_ else None
-            if cls is not None:
-                yield Quad(s, RDF.type, cls.iri, g)
-        if self.profile == "prov" and Label.PROV_AGENT.value in labels:
-            yield Quad(s, RDF.type, PROV.SoftwareAgent, g)
-        if self.profile == "prov" and labels & _SELECTIONS and Label.PROV_ENTITY.value not in labels:
-            yield Quad(s, RDF.type, PROV.Entity, g)  # answer sentences derive from selections: PROV entities
-        for name, value in e.props.items():
-            row = PROP_BY_NAME.get(name)
-            if row is None or value is None:
-                continue
-            for v in value if isinstance(value, list) else [value]:
-                literal = _property_literal(v, row, self.profile)
-                if session and row.iri == PROV.startedAtTime:
-                    yield Quad(session_iri(str(s)), row.iri, literal, g)
-                else:
-                    yield Quad(s, row.iri, literal, g)
-        for rel_type, kind, target in e.links:
-            rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is not None and not (self.profile == "trustgraph" and rel.rel in PROV_PROFILE_ONLY_RELS):
-                yield Quad(s, rel.iri, node_term(kind, target), g)
-        for rel_type, sid, notes in e.statement_links:
-            rel = REL_BY_TYPE.get(Rel(rel_type))
-            if rel is None:
-                continue
-            quoted = terms.quoted(sid)
-            yield Quad(s, rel.iri, quoted, g)
-            if self.profile == "prov":
-                for row in LINK_PROPERTIES.get(rel.rel, ()):
-                    if notes.get(row.prop) is not None:
-                        literal = _property_literal(notes[row.prop], row, self.profile)
-                        yield Quad(QuotedTriple(s, rel.iri, quoted), row.iri, literal, g)
-        if session:
-            yield from self._session(s, labels, g)
-
-    def _session(self, question: URIRef | BNode, labels: set[str], g: str) -> Iterator[Quad]:
-        activity = session_iri(str(question))
-        agent = agent_iri(SessionKind.of_labels(labels))
-        yield Quad(question, PROV.wasGeneratedBy, activity, g)
-        yield Quad(activity, RDF.type, PROV.Activity, g)
-        yield Quad(activity, PROV.wasAssociatedWith, agent, g)
-        if agent not in self._agents:
-            self._agents.add(agent)
-            yield Quad(agent, RDF.type, PROV.Agent, g)
-            yield Quad(agent, RDF.type, PROV.SoftwareAgent, g)
-
-    def statement(self, st: StoredStatement, statements: Mapping[str, StoredStatement]) -> Iterator[Quad]:
-        """The quads asserting one statement, one per graph it is asserted in."""
-        terms = _Terms(statements)
-        for g in st.asserted_in:
-            yield Quad(terms.node(st.s_kind, st.s), URIRef(st.p), terms.obj(st), g)
-
-    def facts(self, node: StoredFacts) -> Iterator[Quad]:
-        """The default-graph quads of one knowledge-graph node: its outgoing facts, then its literal facts."""
-        s = node_term(node.kind, node.uri)
-        for predicate, kind, target in node.rels:
-            yield Quad(s, URIRef(predicate), node_term(kind, target), DEFAULT_GRAPH)
-        for predicate, literal in node.literals(self.names):
-            yield Quad(s, predicate, literal, DEFAULT_GRAPH)
-
-
-def _needs_session(labels: set[str], props: Mapping[str, Any]) -> bool:
-    """A Question, or any entity with a start time that is not an Activity: the prov profile gives it one."""
-    if Label.PROV_ACTIVITY.value in labels or isinstance(labels, str):
-        return False
-    return Label.QUESTION.value in labels or props.get("startedAtTime") is not None
-
-
-def decompile(
-    entities: Iterable[StoredEntity],
-    statements: Iterable[StoredStatement],
-    profile: Profile,
-    facts: Iterable[StoredFacts] = (),
-    namespaces: Namespaces | None = None,
-) -> list[Quad]:
-    """Quads for stored entities, statements and knowledge-graph nodes, in ``profile``."""
-    decompiler = Decompiler(profile, namespaces)
-    by_id = {st.id: st for st in statements}
-    out: list[Quad] = []
-    for e in entities:
-        out.extend(decompiler.entity(e, by_id))
-    for st in by_id.values():
-        out.extend(decompiler.statement(st, by_id))
-    for node in facts:
-        out.extend(decompiler.facts(node))
-    return out
-
-
-# ------------------------------------------------------------------------------------------ limits
-INDEX_KEY_BYTES = 8000
-"""What tgneo lets one index key hold (UTF-8 bytes of its strings). Neo4j 5's range indexes refuse a
-key past about 8,100 bytes ("Property value is too large to index") — after some of a transaction
-was written. The keys are ``(workspace, collection, uri)`` for a Resource and ``(workspace,
-collection, s, p)`` for a Statement, so an import checks every quad against this bound before it
-writes anything."""
-
-
-def index_chars(workspace: str, collection: str) -> int:
-    """How many characters of terms a key of this workspace and collection surely holds (for :func:`fits_index`:
-    a UTF-8 character is at most 4 bytes)."""
-    return (INDEX_KEY_BYTES - len(workspace.encode()) - len(collection.encode())) // 4
-
-
-def fits_index(t: PlainTriple, chars: int) -> bool:
-    """Whether every key of a plain triple is surely within :data:`INDEX_KEY_BYTES` (:func:`too_large`'s quick
-    bound, counted on its text, ``chars`` from :func:`index_chars`; a blank node's key is 2 characters longer)."""
-    return len(t.s) + 2 + len(t.p) <= chars and (t.o_kind == "literal" or len(t.o) + 2 <= chars)
-
-
-def too_large(quad: Quad, workspace: str, collection: str) -> str | None:
-    """The first term of ``quad`` whose stored key would exceed :data:`INDEX_KEY_BYTES`, or ``None``."""
-    scope = len(workspace.encode()) + len(collection.encode())
-    s, o = quad.s, quad.o
-    if not isinstance(s, QuotedTriple) and not isinstance(o, QuotedTriple):
-        # a UTF-8 character is at most 4 bytes, and a blank node's key 2 characters longer: most
-        # quads are far below the bound, and counting characters costs no encoding
-        o_chars = len(o) + 2 if isinstance(o, URIRef | BNode) else 0
-        if scope + 4 * max(len(s) + 2 + len(quad.p), o_chars) <= INDEX_KEY_BYTES:
-            return None
-    stack: list[tuple[Subject, URIRef, Object]] = [(quad.s, quad.p, quad.o)]
-    while stack:
-        s, p, o = stack.pop()
-        p_bytes = len(str(p).encode())
-        for term in (s, o):
-            if isinstance(term, QuotedTriple):
-                stack.append((term.s, term.p, term.o))
-            elif isinstance(term, URIRef | BNode) and scope + len(term_key(term)[1].encode()) > INDEX_KEY_BYTES:
-                return term_key(term)[1]
-        if scope + p_bytes > INDEX_KEY_BYTES:
-            return str(p)
-        if not isinstance(s, QuotedTriple) and scope + len(term_key(s)[1].encode()) + p_bytes > INDEX_KEY_BYTES:
-            return term_key(s)[1]
-    return None

@@ -19,7 +19,7 @@ from tgneo.provision.server import copy_maven_dependencies
 
 __all__ = ["fetch_minilm"]
 
-_POM = resources.files("tgneo.provision").joinpath("models.pom.xml")
+_POM = resources.files("tgneo.provision").joinpath("embedder_weights.pom.xml")
 
 
 def fetch_minilm(home: Path | None = None) -> Path:

@@ -48,7 +48,7 @@ a literal as its exact text when it is not canonical (``tgneo.graphmodel.native_
 integer). The lenient properties here return such a string as it is instead of failing the whole node.
 
 Example:
-    >>> from tgneo.models import connect, Focus  # doctest: +SKIP
+    >>> from tgneo.ogm import connect, Focus  # doctest: +SKIP
     >>> connect(store)  # doctest: +SKIP
     >>> focus = Focus.within("default", "c1").first()  # doctest: +SKIP
     >>> [(sel.score, sel.edge.single().s) for sel in focus.selected_edges.all()]  # doctest: +SKIP
@@ -88,7 +88,7 @@ except ModuleNotFoundError as missing:
     if missing.name is None or missing.name.partition(".")[0] != "neomodel":
         raise
     raise ModuleNotFoundError(
-        "tgneo.models needs neomodel, which is an extra: pip install 'tgneo[neomodel]'", name=missing.name
+        "tgneo.ogm needs neomodel, which is an extra: pip install 'tgneo[neomodel]'", name=missing.name
     ) from missing
 
 from tgneo.mapping import CLASSES, PROPERTIES, RELATIONSHIPS, SPECIFICITY, PropMap
@@ -136,7 +136,7 @@ class LenientDateTimeProperty(DateTimeNeo4jFormatProperty):
     """A native Neo4j ``DateTime`` inflated to a tz-aware ``datetime``; a stored string stays a string.
 
     The recorder stores ``prov:startedAtTime`` as a zoned Neo4j ``DateTime`` (see
-    ``graphmodel.native_value``), which neomodel's epoch-float ``DateTimeProperty`` cannot read.
+    ``graphmodel.terms.native_value``), which neomodel's epoch-float ``DateTimeProperty`` cannot read.
     """
 
     def inflate(self, value: Any, *args: Any, **kwargs: Any) -> Any:

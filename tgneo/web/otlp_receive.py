@@ -2,7 +2,7 @@
 
 Point an exporter at the server (``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://host:8000/v1/traces``, or
 ``OTEL_EXPORTER_OTLP_ENDPOINT=http://host:8000``) and each span tree it sends becomes a trace
-(:mod:`tgneo.service.otlp`). The request is behind the same tokens as the API (``Authorization: Bearer …``,
+(:mod:`tgneo.service.otlp_receive`). The request is behind the same tokens as the API (``Authorization: Bearer …``,
 ``OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20<token>``): its spans land in the token's workspace. They go
 to the collection ``default`` unless the request names another — the header ``X-Tgneo-Collection`` (set it in
 ``OTEL_EXPORTER_OTLP_HEADERS``) or ``?collection=`` — and a collection ``TGNEO_GRAPHS`` maps to a graph profile
@@ -22,9 +22,9 @@ from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from tgneo.errors import BadRequest, PayloadTooLarge
-from tgneo.otlp.spans import JSON, PROTOBUF, parse
+from tgneo.otlp.receive import JSON, PROTOBUF, parse
 from tgneo.scope import name_or_default
-from tgneo.service.otlp import receive
+from tgneo.service.otlp_receive import receive
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import raw_body
 from tgneo.web.services import services

@@ -1,4 +1,8 @@
-"""The ``prov`` profile's extra structure, and the rules that fold it back on import (pure).
+"""Export profiles — which triples an RDF export writes — and the rules that fold ``prov``'s back on import (pure).
+
+Two profiles: ``prov`` (strict W3C PROV-O, the default) and ``trustgraph`` (exactly TrustGraph's own triples).
+Not to be confused with *graph profiles* (:mod:`tgneo.graph_profiles`), the names other tools give the knowledge
+graphs they write. The ``prov`` profile's extra structure:
 
 TrustGraph types each Question ``prov:Entity`` and gives it ``prov:startedAtTime``, whose domain is
 ``prov:Activity``: under PROV-O's own semantics the Question is then both, which PROV forbids. The
@@ -26,6 +30,7 @@ not a class it uses.
 from __future__ import annotations
 
 import re
+from typing import Literal as TypingLiteral
 
 from rdflib.term import Literal, URIRef
 
@@ -33,7 +38,22 @@ from tgneo.kinds import SessionKind
 from tgneo.rdf.terms import Quad
 from tgneo.vocab import PROV, PROVENANCE_GRAPHS, RDF, TRUSTGRAPH_BASE
 
-__all__ = ["AGENT_BASE", "SESSION_SUFFIX", "agent_iri", "fold", "session_iri"]
+ExportProfile = TypingLiteral["trustgraph", "prov"]
+EXPORT_PROFILES: tuple[ExportProfile, ...] = ("trustgraph", "prov")
+DEFAULT_EXPORT_PROFILE: ExportProfile = "prov"
+"""DESIGN §3: strict W3C PROV-O is the default of every RDF export (CLI, HTTP); ``trustgraph`` is exactly
+TrustGraph's own triples, which the streams and the gateway carry."""
+
+__all__ = [
+    "AGENT_BASE",
+    "DEFAULT_EXPORT_PROFILE",
+    "EXPORT_PROFILES",
+    "SESSION_SUFFIX",
+    "ExportProfile",
+    "agent_iri",
+    "fold",
+    "session_iri",
+]
 
 SESSION_SUFFIX = "/session"
 """The session activity of Question ``Q`` is ``Q`` + this suffix."""
