@@ -62,7 +62,7 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
     \b
     The knowledge graph (the default graph) becomes typed relationships and properties:
     ex:a foaf:knows ex:b is (a)-[:foaf__knows]->(b), "1867" a property value, rdfs:label the
-    node's name (the rule: README, "The graph model"). TrustGraph's explainability and
+    node's name (the rule: docs/graph-model.md). TrustGraph's explainability and
     extraction provenance (urn:graph:retrieval, urn:graph:source) become labeled nodes. What
     the native form cannot hold exactly (quoted triples, other named graphs, a literal that
     does not fit its key) stays a reified :TgStatement, so `tgneo export --profile
@@ -96,7 +96,7 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
             bar.update(task, description=f"importing {file}", completed=done, total=total)
 
         stats = import_file(store, workspace, collection, path, rdf_format, base=base, batch_size=batch_size,
-                            progress=report)  # fmt: skip
+                            progress=report, source="stdin" if file == "-" else file)  # fmt: skip
     say(f"imported {stats.quads} quads into {workspace}/{collection} in {stats.batches} transaction(s)")
 
 

@@ -262,10 +262,12 @@ def import_file(
     batch_size: int = 10_000,
     writers: int = 2,
     progress: Callable[[int, int | None], None] | None = None,
+    source: str | None = None,
 ) -> ImportStats:
     """Import a file all or nothing (see the module docstring).
 
     Args:
+        source: what the import journal names as its source (default: the path), e.g. ``stdin`` for a spooled copy.
         batch_size: quads per transaction (``tgneo import`` sends 5,000, the size the bench figures were taken at).
         writers: batches written at once, each in its own transaction (Neo4j runs a transaction on
             one core; rows are sorted so concurrent batches lock in one order, and the store retries
@@ -284,13 +286,13 @@ def import_file(
         raise BadRequest(f"batch size must be at least 1, not {batch_size}")
     job = ImportJob(Path(path), fmt, base, workspace, collection)
     recover(store, workspace, collection)
-    import_id = imports.begin(store, workspace, collection, job.digest, os.fspath(path))
+    import_id = imports.begin(store, workspace, collection, job.digest, source or os.fspath(path))
     try:
         with _no_cycle_collection(), _Writers(store, workspace, collection, import_id, writers, progress) as out:
             rest, notes = job.read(batch_size, out.plain)
             out.drain()  # every plain fact is written before the entities that may point at them
             if job.quads_read == 0:
-                raise EmptyImport(f"{os.fspath(path)} holds no triples; nothing imported")
+                raise EmptyImport(f"the {fmt.name} document holds no triples; nothing imported")
             out.total = job.quads_read
             for batch in job.batches(rest, batch_size):
                 out.quads(batch)
@@ -409,6 +411,28 @@ def recover(store: Store, workspace: str, collection: str) -> list[imports.Unfin
     return imports.recover(store, workspace, collection)
 
 
+def import_document(
+    store: Store,
+    workspace: str,
+    collection: str,
+    data: bytes,
+    fmt: Format,
+    *,
+    base: str | None = None,
+    batch_size: int = 2000,
+    source: str = "request body",
+) -> ImportStats:
+    """Import an RDF document held in memory (``POST /api/v1/rdf``'s body) as :func:`import_file` imports a file:
+    spooled to a temporary file and read by the same streaming reader, so that the HTTP API and ``tgneo import``
+    accept and refuse the same documents with the same messages (``tests/test_rdf_import_roads.py``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tgneo-import-") as folder:
+        path = Path(folder) / "document"
+        path.write_bytes(data)
+        return import_file(store, workspace, collection, path, fmt, base=base, batch_size=batch_size, source=source)
+
+
 def import_quads(
     store: Store,
     workspace: str,
@@ -417,7 +441,7 @@ def import_quads(
     batch_size: int = 2000,
     progress: Progress | None = None,
 ) -> ImportStats:
-    """Import quads already in memory (tests, the HTTP API) with the same all-or-nothing guarantee."""
+    """Import quads already in memory (the import socket's frames, tests) with the same all-or-nothing guarantee."""
     import tempfile
 
     from tgneo.rdf.writer import write

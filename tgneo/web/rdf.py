@@ -2,13 +2,13 @@
 
 (A trace *out* as RDF is ``GET /api/v1/traces/{uri}`` with an RDF ``Accept``: :mod:`tgneo.web.traces`.)
 
-* ``POST /api/v1/rdf`` imports a document (format from ``?format=`` or ``Content-Type``); bad RDF is
-  a 400 naming the line and column;
+* ``POST /api/v1/rdf`` imports a document (format from ``?format=`` or ``Content-Type``) through the reader and
+  checks of ``tgneo import`` (:func:`~tgneo.store.rdfio.import_document`); bad RDF is a 400 naming the line and
+  column, with the message ``tgneo import`` prints;
 * ``/api/v1/flow/{flow}/import/triples`` is TrustGraph's bulk import socket (``tg-load-turtle``):
   frames of wire triples, applied until the client closes, in batches.
 
-Everything RDF-specific is delegated (parse, serialize, export, import), so when the store's
-streamed export and journaled import land, only the calls here change.
+Everything RDF-specific is delegated (parse, serialize, export, import) to the modules the CLI uses too.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ from simple_websocket import ConnectionClosed
 
 from tgneo.errors import BadRequest, RDFSyntaxError, TgneoError, UnsupportedFormat
 from tgneo.rdf.formats import get_format
-from tgneo.rdf.star import parse
 from tgneo.rdf.terms import Quad
 from tgneo.scope import name_or_default
-from tgneo.store.rdfio import import_quads
+from tgneo.store.rdfio import import_document, import_quads
 from tgneo.stream import wire
 from tgneo.stream.fields import json_object
 from tgneo.stream.framing import encode
@@ -63,13 +62,12 @@ def import_rdf() -> tuple[Response, int]:
         raise UnsupportedMediaType(f"{e} (send ?format= or a Content-Type)") from None
     data = raw_body(MAX_RDF_BYTES)
     try:
-        quads = parse(data, fmt, base=base)
+        stats = import_document(services().store, workspace, collection, data, fmt, base=base)
     except RDFSyntaxError as e:
         response, status = error_response(400, e.type, str(e))
         body: dict[str, Any] = response.get_json()
         body["error"].update(line=e.line, column=e.column)
         return jsonify(body), status
-    stats = import_quads(services().store, workspace, collection, quads)
     result = {"workspace": workspace, "collection": collection, "quads": stats.quads, "batches": stats.batches}
     return jsonify(result), 200
 
