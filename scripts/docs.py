@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerate README.md's console examples from real runs, so that none can go stale.
+"""Regenerate the console examples of README.md and the manual (docs/*.md) from real runs, so that none can go stale.
 
-A generated block is marked in README.md by an HTML comment naming its recipe, on the line before its fence::
+A generated block is marked in a page (:data:`PAGES`) by an HTML comment naming its recipe, on the line before its
+fence::
 
     <!-- docs: quickstart -->
     ```
@@ -9,11 +10,11 @@ A generated block is marked in README.md by an HTML comment naming its recipe, o
     ```
 
 Nothing else is touched, and nothing is found by guessing: a marker names a recipe of :data:`RECIPES`, a recipe
-no marker names (or a marker naming no recipe) is an error.
+no marker of the pages names (or a marker naming no recipe) is an error.
 
-    scripts/docs.py            run every recipe and write the blocks into README.md
-    scripts/docs.py --check    write nothing; exit 1 with a diff when README.md differs
-    scripts/docs.py --only otel-out --readme /tmp/README.md
+    scripts/docs.py            run every recipe and write the blocks into the pages
+    scripts/docs.py --check    write nothing; exit 1 with a diff when a page differs
+    scripts/docs.py --only otel-out
 
 The recipes run the real commands (``tgneo``, ``scripts/demo.sh``) as subprocesses with the offline LLM
 (deterministic: no model, no network) on private local servers, each a new database started as a user starts one
@@ -23,7 +24,7 @@ else that database holds. ``tgneo-docs`` holds most recipes, each in a workspace
 first); ``tgneo-docs-pip`` holds pip's guides alone (a full-text hit's rank moves with every document the index holds
 or held). The recipes that show a graph written by another tool (LangChain's ``add_graph_documents``,
 neo4j-graphrag's ``Neo4jWriter``), which needs APOC, run on ``tgneo-docs-apoc`` (``--plugin apoc``), emptied before
-each of them: the README's own ``my_graph.py``, a neo4j-graphrag graph of pip's guides,
+each of them: the manual's own ``my_graph.py``, a neo4j-graphrag graph of pip's guides,
 ``scripts/examples/explain_pipelines.py`` (its model the loopback OpenAI-compatible stand-in of
 ``tests/openai_server.py``: no network, no key). TrustGraph's ``tg-invoke-graph-rag -x`` asks the demo's server.
 What a run prints is shown as a user would see it on a terminal (stdout and stderr in the order written), with
@@ -39,7 +40,7 @@ only what differs from run to run or machine to machine replaced (:func:`mask`):
 
 Shortening is the recipe's too (e.g. the Quickstart keeps the first two selected edges and then ``…``), never by
 hand. ``tests/test_docs.py`` runs ``--check``. After a change to what a command
-prints, run ``scripts/docs.py`` and commit README.md.
+prints, run ``scripts/docs.py`` and commit the pages it rewrote.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ from functools import cached_property
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+"""Every page a marker may be in: the README, then the manual."""
 BIN = Path(sys.executable).parent
 """Where this interpreter's ``tgneo`` is (the project's ``.venv/bin`` when run as ``.venv/bin/python``)."""
 WORKSPACE = "tgneo-docs"
@@ -87,7 +89,7 @@ ELEMENT_DIGEST = re.compile(r"(?<=/subgraph/neo4j-)[0-9a-f]{16,}")
 
 
 class DocsError(Exception):
-    """A recipe could not run, or README.md's markers do not match the recipes."""
+    """A recipe could not run, or the pages' markers do not match the recipes."""
 
 
 def mask(text: str) -> str:
@@ -160,7 +162,7 @@ class Run:
             self.tgneo("collections", "drop", str(entry["collection"]), "--yes")
 
     def show(self, text: str, masked: bool = True) -> str:
-        """``text`` as the README shows it: this run's workspace as the shown one, then (unless what it shows is
+        """``text`` as the manual shows it: this run's workspace as the shown one, then (unless what it shows is
         fixed, e.g. imported) :func:`mask`."""
         for actual, shown in self.replacements:
             text = text.replace(actual, shown)
@@ -206,15 +208,15 @@ class Demo:
 
 
 HTTP_QUESTION = {"query": "Who discovered polonium?", "entity-limit": 20}
-"""The README's ``curl`` example's request body (the recipe adds its workspace)."""
+"""The manual's ``curl`` example's request body (the recipe adds its workspace)."""
 
 
 class Recipes:
     """Every recipe's runs; the demo's run is shared by the recipes that show parts of it."""
 
-    def __init__(self, readme: str = "") -> None:
-        self.readme = readme
-        """README.md's text: the recipes that run a script the README shows take it from there."""
+    def __init__(self, pages: str = "") -> None:
+        self.pages = pages
+        """The pages' text: the recipes that run a script the manual shows take it from there."""
         self._demo: Demo | None = None
         self._pip_run: tuple[Run, str, str, str, str] | None = None
         self._pip_trees: tuple[str, str] = ("", "")
@@ -290,14 +292,14 @@ class Recipes:
         return run
 
     def langchain(self) -> str:
-        """The README's LangChain walk-through on the private server: its ``my_graph.py`` (the README's Python
+        """The manual's LangChain walk-through on the private server: its ``my_graph.py`` (the manual's Python
         block, as written) run, then its ``tgneo load index`` and ``tgneo ask`` commands as it shows them."""
         run = self._their_run()
-        section = self.readme[self.readme.index("**From an empty machine, with LangChain.**") :]
+        section = self.pages[self.pages.index("**From an empty machine, with LangChain.**") :]
         commands = re.search(r"```bash\n(.*?)```", section, re.S)
         script = re.search(r"```python\n(.*?)```", section, re.S)
         if not commands or not script:
-            raise DocsError("README.md's LangChain walk-through lost its bash or its python block")
+            raise DocsError("the manual's LangChain walk-through lost its bash or its python block")
         with tempfile.TemporaryDirectory() as folder:
             (Path(folder) / "my_graph.py").write_text(script.group(1), encoding="utf-8")
             _python(run, "", Path(folder) / "my_graph.py")
@@ -410,7 +412,7 @@ class Recipes:
                                                  {"Content-Type": "application/json"})  # fmt: skip
                 with urllib.request.urlopen(request, timeout=300) as answer:
                     streamed = answer.read().decode()
-                # TrustGraph's own CLI names the workspace with -w (the README's command leaves it to its default)
+                # TrustGraph's own CLI names the workspace with -w (the manual's command leaves it to its default)
                 invoked = subprocess.run(
                     [str(BIN / "tg-invoke-graph-rag"), "-u", f"http://127.0.0.1:{port}/", "-w", run.workspace, "-x",
                      "-q", POLONIUM], env=run.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -511,7 +513,7 @@ class Recipes:
     def _pip(self) -> tuple[Run, str, str, str, str]:
         """pip's topic guides loaded, and a question asked of them: (run, load command's last line, the question,
         its stdout, its stderr). The guides are copied to the same folder everywhere (their documents' IRIs are
-        digests of their paths) and loaded from there by the path the README shows."""
+        digests of their paths) and loaded from there by the path the manual shows."""
         if self._pip_run is not None:
             return self._pip_run
         # On a new database of its own: a full-text hit's rank (Lucene's BM25) depends on every document the
@@ -773,24 +775,26 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "retrieval-seeds": Recipes.retrieval_seeds,
     "db-status": Recipes.db_status,
 }
-"""Every recipe, by the name its README marker gives."""
+"""Every recipe, by the name its marker gives."""
 
 
-def regenerate(text: str, only: set[str] | None = None, made: dict[str, str] | None = None) -> str:
-    """``text`` (README.md) with every marked block (or those of ``only``) replaced by what its recipe prints now
-    (or by what ``made`` holds for it: the recipes' blocks, filled in as they run).
+def regenerate(
+    pages: dict[Path, str], only: set[str] | None = None, made: dict[str, str] | None = None
+) -> dict[Path, str]:
+    """``pages`` (their texts by path) with every marked block (or those of ``only``) replaced by what its recipe
+    prints now (or by what ``made`` holds for it: the recipes' blocks, filled in as they run).
 
     Raises:
         DocsError: a marker names no recipe, a recipe has no marker, or a recipe failed.
     """
-    named = [m.group(1) for m in MARKER.finditer(text)]
+    named = [m.group(1) for text in pages.values() for m in MARKER.finditer(text)]
     unknown = sorted(set(named) - set(RECIPES))
     if unknown:
-        raise DocsError(f"README.md names recipes scripts/docs.py does not have: {', '.join(unknown)}")
+        raise DocsError(f"the pages name recipes scripts/docs.py does not have: {', '.join(unknown)}")
     missing = sorted(set(RECIPES) - set(named))
     if missing:
-        raise DocsError(f"recipes no README.md marker names (<!-- docs: NAME --> before a fence): {', '.join(missing)}")
-    recipes = Recipes(text)
+        raise DocsError(f"recipes no page's marker names (<!-- docs: NAME --> before a fence): {', '.join(missing)}")
+    recipes = Recipes("\n".join(pages.values()))
     made = {} if made is None else made
 
     def replace(match: re.Match[str]) -> str:
@@ -803,7 +807,7 @@ def regenerate(text: str, only: set[str] | None = None, made: dict[str, str] | N
         return f"{head}{made[name]}\n```"
 
     try:
-        return MARKER.sub(replace, text)
+        return {path: MARKER.sub(replace, text) for path, text in pages.items()}
     finally:
         recipes.close()
 
@@ -815,35 +819,41 @@ def _timed(label: str) -> Iterator[None]:
     print(f"{label} in {time.monotonic() - began:.0f} s", file=sys.stderr)
 
 
+def _read(paths: Sequence[Path]) -> dict[Path, str]:
+    return {path: path.read_text(encoding="utf-8") for path in paths}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when README differs")
-    parser.add_argument("--readme", type=Path, default=README, help="the file to regenerate (default: README.md)")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when a page differs")
     parser.add_argument("--only", action="append", choices=sorted(RECIPES), help="run only this recipe (repeatable)")
     args = parser.parse_args(argv)
-    text = args.readme.read_text(encoding="utf-8")
+    pages = _read(PAGES)
     only = set(args.only) if args.only else None
     made: dict[str, str] = {}
     try:
         with _timed("recipes ran"):
-            new = regenerate(text, only, made)
-        now = args.readme.read_text(encoding="utf-8")
-        if not args.check and now != text:  # edited while the recipes ran: the blocks go into the edited text
+            new = regenerate(pages, only, made)
+        now = _read(PAGES)
+        if not args.check and now != pages:  # edited while the recipes ran: the blocks go into the edited text
             new = regenerate(now, only, made)
-            text = now
+            pages = now
     except DocsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    changed = [path for path in PAGES if new[path] != pages[path]]
     if args.check:
-        if new == text:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), str(args.readme),
-                                                   f"{args.readme} (regenerated)"))  # fmt: skip
-        print(f"{args.readme} differs from what scripts/docs.py writes: run scripts/docs.py", file=sys.stderr)
-        return 1
-    if new != text:
-        args.readme.write_text(new, encoding="utf-8")
-        print(f"{args.readme}: regenerated", file=sys.stderr)
+        for path in changed:
+            name = str(path.relative_to(ROOT))
+            sys.stdout.writelines(difflib.unified_diff(pages[path].splitlines(True), new[path].splitlines(True), name,
+                                                       f"{name} (regenerated)"))  # fmt: skip
+        if changed:
+            print("the pages differ from what scripts/docs.py writes: run scripts/docs.py", file=sys.stderr)
+            return 1
+        return 0
+    for path in changed:
+        path.write_text(new[path], encoding="utf-8")
+        print(f"{path.relative_to(ROOT)}: regenerated", file=sys.stderr)
     return 0
 
 

@@ -10,7 +10,7 @@ starts them, each on its own free ports with 1g heap and 512m page cache, stoppe
   ``--plugin apoc`` while it runs (restarted with APOC, its data kept), a plain start while it runs with APOC
   (reused as it runs), then ``tgneo db stop`` and a plain start, which leaves it without APOC for the other tests.
   Three starts of its server (four in the module), for the newcomer's path both ways: ``scripts/demo.sh``'s plain
-  ``tgneo db start``, then the README's ``tgneo db start --plugin apoc``, and the other way round.
+  ``tgneo db start``, then the manual's ``tgneo db start --plugin apoc``, and the other way round.
 """
 
 from __future__ import annotations
@@ -218,20 +218,22 @@ def test_langchain_neo4j_graph_with_its_defaults_writes_graph_documents_on_an_ap
     assert (mentioned, edges) == (2, 1)
 
 
-def _readme_block(language: str, containing: str) -> str:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    found = [b for b in re.findall(rf"^```{language}\n(.*?)^```$", readme, re.M | re.S) if containing in b]
-    assert len(found) == 1, f"README.md has {len(found)} {language} blocks with {containing!r}"
+def _manual_block(language: str, containing: str) -> str:
+    page = Path(__file__).resolve().parent.parent / "docs" / "existing-graphs.md"
+    found = [
+        b for b in re.findall(rf"^```{language}\n(.*?)^```$", page.read_text("utf-8"), re.M | re.S) if containing in b
+    ]
+    assert len(found) == 1, f"docs/existing-graphs.md has {len(found)} {language} blocks with {containing!r}"
     return str(found[0])
 
 
-def test_the_readmes_langchain_walk_through_answers_as_written_on_an_apoc_instance(
+def test_the_manuals_langchain_walk_through_answers_as_written_on_an_apoc_instance(
     with_apoc: Started, tmp_path: Path
 ) -> None:
     with with_apoc.driver() as driver:
         driver.execute_query("MATCH (n) DETACH DELETE n")
-    (tmp_path / "my_graph.py").write_text(_readme_block("python", "graph = Neo4jGraph()"), encoding="utf-8")
-    walk = _readme_block("bash", "--graph langchain")
+    (tmp_path / "my_graph.py").write_text(_manual_block("python", "graph = Neo4jGraph()"), encoding="utf-8")
+    walk = _manual_block("bash", "--graph langchain")
     commands = [line.split("  #")[0].strip() for line in walk.splitlines() if line.strip()]
     assert commands[:2] == ["tgneo db start --plugin apoc", 'eval "$(tgneo db env)"']  # the fixture's, on its instance
     env = _shell(**with_apoc.env, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")

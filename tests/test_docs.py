@@ -1,6 +1,6 @@
-"""README.md's console examples are what the commands print today: ``scripts/docs.py --check`` regenerates every
-marked block from real runs (on private servers of its own, offline LLM) and fails
-with a diff when README.md differs, so an example cannot go stale unnoticed."""
+"""The console examples of README.md and the manual (docs/) are what the commands print today: ``scripts/docs.py
+--check`` regenerates every marked block from real runs (on private servers of its own, offline LLM) and fails
+with a diff when a page differs, so an example cannot go stale unnoticed."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import docs  # noqa: E402  (scripts/docs.py: a script, not a package)
 
 
-def test_the_readme_s_console_examples_are_what_the_commands_print(neo4j_server: Neo4jServer) -> None:
+def test_the_console_examples_are_what_the_commands_print(neo4j_server: Neo4jServer) -> None:
     result = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "docs.py"), "--check"], env=neo4j_server.env(), cwd=ROOT,
         capture_output=True, text=True, timeout=1200, check=False,
@@ -28,8 +28,8 @@ def test_the_readme_s_console_examples_are_what_the_commands_print(neo4j_server:
     assert result.returncode == 0, f"{result.stderr[-3000:]}\n{result.stdout[-8000:]}"
 
 
-def test_every_recipe_has_its_marker_in_the_readme_and_every_marker_a_recipe() -> None:
-    named = re.findall(r"^<!-- docs: ([a-z0-9-]+) -->\n```", (ROOT / "README.md").read_text(), re.M)
+def test_every_recipe_has_its_marker_in_a_page_and_every_marker_a_recipe() -> None:
+    named = [n for page in docs.PAGES for n in re.findall(r"^<!-- docs: ([a-z0-9-]+) -->\n```", page.read_text(), re.M)]
     assert sorted(named) == sorted(docs.RECIPES)
 
 

@@ -45,7 +45,7 @@ IRI of a node that does not exist.
 A *passage* is the node whose text an entity was extracted from (``mentions`` reaches it): a chunk for
 neo4j-graphrag and LLM Graph Builder, LangChain's ``Document`` itself for ``add_graph_documents``.
 
-**IRIs of their nodes** (documented in the README, "Explain answers over your existing graph"). tgneo
+**IRIs of their nodes** (documented in docs/existing-graphs.md). tgneo
 writes nothing on their nodes; it names them:
 
 * a node whose profile names a key property: ``urn:neo4j:node:{Label}:{key}:{value}`` (chunks:

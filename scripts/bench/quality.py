@@ -36,7 +36,7 @@ suffixed with its set (``hit_rate_postgres_docrag``):
   sentence citations.
 * ``skipped_files`` — the share of the corpus's files the load skipped. Goal 0.
 
-``--show N`` prints N answers per engine with their citations (the README's example comes from here);
+``--show N`` prints N answers per engine with their citations (the manual's example comes from here);
 ``--keep`` keeps the collection. Nothing here knows the answers: the gold terms are only compared
 with what the engines said.
 

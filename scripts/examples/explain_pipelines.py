@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Explain the pipelines you already run: neo4j-graphrag's ``GraphRAG``, a LangChain chain, an OpenInference app.
 
-The README's section "Explain the pipeline you already run" is this script's output (``scripts/docs.py`` runs it
-without ``OPENAI_BASE_URL``, on a private server with APOC, and writes what it prints there). It builds what a
-neo4j-graphrag user has — pip's topic guides split, embedded and written by neo4j-graphrag's own components
-(``FixedSizeSplitter``, ``TextChunkEmbedder``, ``LexicalGraphBuilder``, ``Neo4jWriter``) with a vector index —
-and then answers one question three ways, each recorded by tgneo in the collection ``pipelines``:
+The manual's page "Explain the pipeline you already run" (docs/pipelines.md) is this script's output
+(``scripts/docs.py`` runs it without ``OPENAI_BASE_URL``, on a private server with APOC, and writes what it prints
+there). It builds what a neo4j-graphrag user has — pip's topic guides split, embedded and written by
+neo4j-graphrag's own components (``FixedSizeSplitter``, ``TextChunkEmbedder``, ``LexicalGraphBuilder``,
+``Neo4jWriter``) with a vector index — and then answers one question three ways, each recorded by tgneo in the
+collection ``pipelines``:
 
 1. neo4j-graphrag's ``GraphRAG`` (``VectorRetriever`` + ``OpenAILLM``) wrapped in ``ExplainedGraphRAG``;
 2. a LangChain LCEL chain over the same chunks (``Neo4jVector.from_existing_index`` with a retrieval query that

@@ -121,7 +121,7 @@ class OpenAILLM(LLM):
 
     @classmethod
     def from_settings(cls, settings: Settings) -> OpenAILLM:
-        """The provider ``TGNEO_LLM=openai`` configures (see the README's "LLM providers")."""
+        """The provider ``TGNEO_LLM=openai`` configures (see docs/configuration.md, "LLM providers")."""
         return cls(
             model=settings.llm_model,
             base_url=settings.openai_base_url,

@@ -577,7 +577,7 @@ class LocalNeo4j:
         * A running instance asked for no plugin, or for some of those it runs, is reused as it runs, and the
           notice names its plugins. Why never strip one from a running server: a tool of the user's (a
           LangChain script, LLM Graph Builder) may be calling it right now, and the newcomer's path
-          (``scripts/demo.sh``'s plain start, then the README's ``--plugin apoc``, or the other way round) must
+          (``scripts/demo.sh``'s plain start, then the manual's ``--plugin apoc``, or the other way round) must
           not be refused either. Removing a plugin is explicit: ``tgneo db stop``, then a start without it.
 
         Raises:

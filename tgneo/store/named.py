@@ -31,7 +31,7 @@ READ_QUERIES = (
     "most_selected_edges",
     "labels",
 )
-"""The named queries a caller may run: the read-only ones written for people (README, tgneo/cypher/)
+"""The named queries a caller may run: the read-only ones written for people (docs/exploring.md, tgneo/cypher/)
 and ``labels`` (what ``tgneo ask --url -x`` shows edges with)."""
 
 FIXED: Mapping[str, Any] = MappingProxyType({"reserved": STRUCTURE_KEYS})

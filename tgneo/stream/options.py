@@ -109,7 +109,7 @@ SERVICES: Mapping[str, ServiceFields] = MappingProxyType(
 """Every question service by its TrustGraph name."""
 
 IGNORED: Mapping[str, frozenset[str]] = MappingProxyType({name: s.ignored for name, s in SERVICES.items()})
-"""The fields each service accepts and ignores (documented in the README and the OpenAPI schema)."""
+"""The fields each service accepts and ignores (documented in docs/http.md and the OpenAPI schema)."""
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ def _redacted(query: str) -> str:
 class JsonAccessLogger(Logger):  # type: ignore[misc]
     """Gunicorn's logger with structured access lines: one JSON object per request, on stderr.
 
-    Gunicorn's ``accesslog = "-"`` means stdout; the README and ``serve --help`` promise stderr (stdout
+    Gunicorn's ``accesslog = "-"`` means stdout; the manual and ``serve --help`` promise stderr (stdout
     stays for what a command prints), so the line is written to stderr here, one write per line.
     """
 

@@ -22,9 +22,9 @@ L2-normalised, as sentence-transformers does.
 
 Why onnxruntime and not tgneo's own encoder: tgneo ran this file in numpy (a hand-written ONNX reader and BERT
 forward pass) at 21–24 ms a chunk on this project's 2-core machine, over the 20 ms a default may take;
-onnxruntime runs it in about a quarter of that (``scripts/bench/embedders.py``, README "Sentence embeddings
-offline"). It quantizes the activations too, so its vectors are a little further from the float32 model's
-(cosine 0.99 on average, ``tests/test_minilm.py``) with the same hit rates on the quality bench.
+onnxruntime runs it in about a quarter of that (``scripts/bench/embedders.py``; docs/answer-quality.md,
+"Sentence embeddings offline"). It quantizes the activations too, so its vectors are a little further from the
+float32 model's (cosine 0.99 on average, ``tests/test_minilm.py``) with the same hit rates on the quality bench.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The README's Python example runs as written, on recorded traces and on imported TrustGraph RDF."""
+"""The manual's neomodel example (docs/graph-model.md) runs as written, on recorded traces and on imported TrustGraph
+RDF."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ from tgneo.rdf.star import parse
 from tgneo.store import Store
 from tgneo.store.rdfio import import_quads
 
-README = Path(__file__).parent.parent / "README.md"
+PAGE = Path(__file__).parent.parent / "docs" / "graph-model.md"
 FIXTURE = Path(__file__).parent / "data" / "trustgraph_sessions.nq"
 
 
 def neomodel_example() -> str:
-    text = README.read_text()
-    section = text[text.index("### Navigate traces in Python") :]
+    text = PAGE.read_text()
+    section = text[text.index("## Navigate traces in Python") :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "the README lost its neomodel example"
+    assert match, "docs/graph-model.md lost its neomodel example"
     return match.group(1)
 
 
@@ -38,7 +39,7 @@ def run_example(neo4j_server: Neo4jServer, collection: str, monkeypatch: pytest.
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
-            exec(compile(code, "README.md (neomodel example)", "exec"), namespace)
+            exec(compile(code, "docs/graph-model.md (neomodel example)", "exec"), namespace)
     finally:
         store = namespace.get("store")
         if isinstance(store, Store):
