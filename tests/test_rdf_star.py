@@ -598,7 +598,7 @@ def test_turtle_output_uses_tgneo_prefixes_and_writes_quoted_triples_inline() ->
     for prefix in ("@prefix tg: <https://trustgraph.ai/ns/>", "@prefix prov:", "@prefix rdfs:"):
         assert prefix in text
     assert f'tg:edge << <{S}> <{P}> "lit"@en >>' in text
-    assert "urn:tgneo:" not in text
+    assert "urn:tgneo:triple:" not in text  # inline, not reified
 
 
 def test_turtle_writes_blank_nodes_inside_quoted_triples_by_label() -> None:

@@ -1,9 +1,8 @@
 """JSON-LD-star: quoted triples as embedded nodes (``{"@id": {"@id": s, p: o}}``) around rdflib's plugin.
 
-Writing: rdflib writes expanded JSON-LD with placeholders for quoted triples, which are then
-replaced by embedded nodes. Reading: embedded nodes are lifted to placeholders with the contexts in
-scope, read as the one triple each must be, and put back. Remote contexts are refused: a parser
-fetches nothing.
+Reading: embedded nodes are lifted to placeholders with the contexts in scope, read as the one triple each
+must be, and put back. Remote contexts are refused: a parser fetches nothing. The helpers that spell a term
+in JSON-LD (:func:`jsonld_id`, :func:`jsonld_value`) serve :mod:`tgneo.rdf.writer`, the one writer.
 """
 
 from __future__ import annotations
@@ -13,9 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from rdflib import Dataset
-from rdflib.term import BNode, Literal, Node, URIRef
+from rdflib.term import BNode, Literal, Node
 
-from tgneo import vocab
 from tgneo.errors import MappingError, RDFSyntaxError
 from tgneo.rdf.formats import Format
 from tgneo.rdf.ntriples import canonical_order
@@ -23,12 +21,9 @@ from tgneo.rdf.placeholders import (
     Placeholders,
     Quoted,
     Resolver,
-    dataset,
     explain_error,
-    no_leak,
     parse_rdflib,
     rdflib_quads,
-    rdflib_quietly,
     shorten,
 )
 from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject
@@ -56,44 +51,6 @@ def jsonld_value(term: Object) -> _JSON:
             value["@type"] = str(term.datatype)
         return value
     return {"@id": jsonld_id(term)}
-
-
-def write_jsonld(quads: list[Quad], fmt: Format) -> str:
-    """JSON-LD-star in expanded form (full IRIs, typed literals), quoted triples as embedded nodes."""
-    ph = Placeholders()
-    written: dict[QuotedTriple, str] = {}
-    embedded: dict[str, _JSON] = {}
-
-    def lift(term: Subject | Object) -> Node:
-        if isinstance(term, QuotedTriple):
-            if term not in written:
-                written[term] = ph.new("q")
-                embedded[written[term]] = jsonld_node(term)
-            return URIRef(written[term])
-        return term
-
-    ds = dataset(quads, lift)
-    with rdflib_quietly():
-        tree = json.loads(ds.serialize(format=fmt.rdflib_name))
-
-    def embed(node: Any) -> Any:
-        if isinstance(node, list):
-            return [embed(item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        out = {k: embedded[v] if k == "@id" and v in embedded else embed(v) for k, v in node.items()}
-        types = out.get("@type")
-        if isinstance(types, list) and any(t in embedded for t in types):
-            # "@type" only takes IRIs, so a quoted class goes back to being an rdf:type property
-            plain = [t for t in types if t not in embedded]
-            if plain:
-                out["@type"] = plain
-            else:
-                del out["@type"]
-            out[str(vocab.RDF.type)] = [{"@id": embedded[t]} for t in types if t in embedded]
-        return out
-
-    return no_leak(json.dumps(embed(tree), indent=2, ensure_ascii=False) + "\n", ph)
 
 
 def read_jsonld(text: str, fmt: Format, base: str | None) -> list[Quad]:

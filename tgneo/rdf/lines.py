@@ -1,7 +1,7 @@
-"""N-Quads-star and N-Triples-star: tgneo's own line reader and canonical writer.
+"""N-Quads-star and N-Triples-star: tgneo's own line reader.
 
 Line formats are small enough to own outright: a strict reader whose errors name the line and
-column, and a canonical writer (sorted lines, canonical escapes) so that exports compare as text.
+column (the canonical writer, sorted lines and canonical escapes, is :mod:`tgneo.rdf.writer`'s).
 The common line — absolute IRIs without escapes, blank nodes, literals without escapes — is read by
 one regular expression (the fast path); every other line, and every error, by the character-level
 reader, which builds the same terms.
@@ -25,7 +25,6 @@ from tgneo.rdf.ntriples import (
     SCHEME,
     STRING_CHUNK,
     UCHAR,
-    nquads_line,
 )
 from tgneo.rdf.terms import DEFAULT_GRAPH, MAX_NESTING, Object, Quad, QuotedTriple, Subject
 
@@ -297,8 +296,3 @@ class LineReader:
 def read_lines(text: str, fmt: Format, base: str | None) -> list[Quad]:
     """N-Quads-star / N-Triples-star: absolute IRIs only, so ``base`` has nothing to do."""
     return LineReader(fmt.name, fmt.named_graphs).read(text)
-
-
-def write_lines(quads: list[Quad], fmt: Format) -> str:
-    """Canonical N-Quads-star / N-Triples-star: sorted, distinct lines."""
-    return "".join(sorted({nquads_line(q) for q in quads}))

@@ -2,12 +2,12 @@
 
 TrustGraph's provenance points at knowledge-graph edges with quoted triples
 (``<edge-selection> tg:edge << <s> <p> "o" >> <urn:graph:retrieval>``), but rdflib 7 neither parses
-``<< … >>`` nor has a term for it. This facade picks the reader or writer of each format; each lives
-in a module of its own:
+``<< … >>`` nor has a term for it. This facade picks the reader of each format (each lives in a module of its
+own) and writes with the one writer, :mod:`tgneo.rdf.writer`:
 
 * :mod:`tgneo.rdf.ntriples` — how a term is spelled, checked and escaped; a statement's id;
-* :mod:`tgneo.rdf.lines` — N-Quads-star and N-Triples-star, read and written by tgneo itself;
-* :mod:`tgneo.rdf.turtle` — Turtle-star and TriG-star, rdflib behind placeholders
+* :mod:`tgneo.rdf.lines` — N-Quads-star and N-Triples-star, read by tgneo itself;
+* :mod:`tgneo.rdf.turtle` — Turtle-star and TriG-star, read by rdflib behind placeholders
   (:mod:`tgneo.rdf.placeholders`);
 * :mod:`tgneo.rdf.jsonld` — JSON-LD-star, quoted triples as embedded nodes;
 * :mod:`tgneo.rdf.isomorphism` — comparing datasets up to blank-node renaming.
@@ -26,11 +26,12 @@ from collections.abc import Callable, Iterable
 from tgneo.errors import RDFSyntaxError, UnsupportedFormat
 from tgneo.rdf.formats import Format, get_format
 from tgneo.rdf.isomorphism import isomorphic
-from tgneo.rdf.jsonld import read_jsonld, write_jsonld
-from tgneo.rdf.lines import read_lines, write_lines
+from tgneo.rdf.jsonld import read_jsonld
+from tgneo.rdf.lines import read_lines
 from tgneo.rdf.ntriples import check_quad, decode_text, n3
 from tgneo.rdf.terms import DEFAULT_GRAPH, Quad
-from tgneo.rdf.turtle import read_turtle, write_turtle
+from tgneo.rdf.turtle import read_turtle
+from tgneo.rdf.writer import write
 
 __all__ = ["RDFSyntaxError", "isomorphic", "n3", "parse", "serialize"]
 
@@ -61,7 +62,10 @@ def parse(data: str | bytes, format: str | Format, *, base: str | None = None) -
 
 
 def serialize(quads: Iterable[Quad], format: str | Format) -> str:
-    """Write quads in ``format``; quoted triples are written in that format's RDF-star syntax.
+    """Write quads in ``format`` as text; quoted triples are written in that format's RDF-star syntax.
+
+    The text is what the one writer, :func:`tgneo.rdf.writer.write` (what ``tgneo export`` streams), writes
+    for these quads, gathered into a string for small, in-memory use (fixtures, tests).
 
     N-Quads and N-Triples are canonical (one statement per line, escapes as RDF canonical N-Triples,
     lines sorted by code point), so equal datasets with equal blank-node labels give equal text.
@@ -83,24 +87,17 @@ def serialize(quads: Iterable[Quad], format: str | Format) -> str:
                 f"{fmt.name} has no named graphs, but quads are in {shown}; "
                 "merge the graphs into the default graph first, or write nquads, trig or json-ld"
             )
-    return _WRITERS[fmt.name](rows, fmt)
+    parts: list[str] = []
+    write(rows, fmt, parts.append)
+    return "".join(parts)
 
 
 _Reader = Callable[[str, Format, str | None], list[Quad]]
 
-
-_Writer = Callable[[list[Quad], Format], str]
 _READERS: dict[str, _Reader] = {
     "nquads": read_lines,
     "nt": read_lines,
     "trig": read_turtle,
     "turtle": read_turtle,
     "json-ld": read_jsonld,
-}
-_WRITERS: dict[str, _Writer] = {
-    "nquads": write_lines,
-    "nt": write_lines,
-    "trig": write_turtle,
-    "turtle": write_turtle,
-    "json-ld": write_jsonld,
 }

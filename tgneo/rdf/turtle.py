@@ -3,7 +3,7 @@
 rdflib parses prefixes, ``a``, lists, numbers and long strings; every ``<< … >>`` and ``_:label`` is
 lifted to a placeholder first (:mod:`tgneo.rdf.placeholders`), the inner ``s p o`` of each quoted
 triple is parsed with the declarations in force where it was written, and the placeholders are
-swapped back. Writing runs the same trick backwards. RDF 1.2's ``<<( s p o )>>`` reads as the same
+swapped back (writing is :mod:`tgneo.rdf.writer`'s, without rdflib). RDF 1.2's ``<<( s p o )>>`` reads as the same
 quoted triple; annotation syntax ``{| … |}`` is refused.
 """
 
@@ -12,25 +12,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rdflib import Dataset, Graph
-from rdflib.term import BNode, Node, URIRef
+from rdflib import Dataset
+from rdflib.term import Node
 
 from tgneo.errors import RDFSyntaxError
 from tgneo.rdf.formats import Format
-from tgneo.rdf.ntriples import BNODE_LABEL, canonical_order, n3
+from tgneo.rdf.ntriples import BNODE_LABEL, canonical_order
 from tgneo.rdf.placeholders import (
     Placeholders,
     Quoted,
     Resolver,
-    dataset,
     explain_error,
-    no_leak,
     parse_rdflib,
     rdflib_quads,
-    rdflib_quietly,
     shorten,
 )
-from tgneo.rdf.terms import Object, Quad, QuotedTriple, Subject, bnodes_of
+from tgneo.rdf.terms import Quad
 
 _TOKEN = re.compile(
     r"""
@@ -190,34 +187,3 @@ def read_turtle(text: str, fmt: Format, base: str | None) -> list[Quad]:
     inner = _parse_inner(fmt.name, ph, effective_base) if ph.quoted else {}
     resolver = Resolver(fmt.name, ph, inner)
     return canonical_order({resolver.quad(s, p, o, g) for s, p, o, g in rdflib_quads(ds)})
-
-
-def write_turtle(quads: list[Quad], fmt: Format) -> str:
-    """Turtle-star and TriG-star: rdflib writes, with placeholders standing in for quoted triples.
-
-    Blank nodes that occur inside a quoted triple get placeholders too, so that rdflib writes them by
-    label (``_:b``) rather than nesting them as ``[ … ]``, where the quoted triple could not refer to them.
-    """
-    ph = Placeholders()
-    shared = {b for q in quads for t in (q.s, q.o) if isinstance(t, QuotedTriple) for b in bnodes_of(t)}
-    labels = {b: ph.lift_label(str(b)) for b in sorted(shared)}
-    for bnode, placeholder in labels.items():
-        ph.replacement[placeholder] = n3(bnode)
-    written: dict[QuotedTriple, str] = {}
-
-    def lift(term: Subject | Object) -> Node:
-        if isinstance(term, QuotedTriple):
-            if term not in written:
-                written[term] = ph.new("q")
-                ph.replacement[written[term]] = n3(term)
-            return URIRef(written[term])
-        if isinstance(term, BNode) and term in labels:
-            return URIRef(labels[term])
-        return term
-
-    ds = dataset(quads, lift)
-    with rdflib_quietly():
-        target: Graph = ds if fmt.named_graphs else ds.default_graph
-        out = target.serialize(format=fmt.rdflib_name)
-    out = re.sub(f"<({re.escape(ph.prefix)}[qb]\\d{{9}})>", lambda m: ph.replacement[m.group(1)], out)
-    return no_leak(out, ph)

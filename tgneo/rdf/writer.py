@@ -1,8 +1,8 @@
 """Streaming RDF writers: quads in, text out, without holding the dataset.
 
 ``tgneo export`` reads Neo4j with a cursor and hands each quad here as it arrives; these writers never
-build a graph in memory (rdflib's serializers do, which is why ``star.serialize`` stays for small,
-in-memory use). Their output is read back by ``rdf.reader`` (and by rdflib, pyoxigraph and ``prov``).
+build a graph in memory. They are tgneo's only RDF writers: ``star.serialize`` gathers their output into a
+string for small, in-memory use. Their output is read back by ``rdf.reader`` (and by rdflib, pyoxigraph and ``prov``).
 
 * **N-Quads / N-Triples** are canonical: one line per distinct quad, sorted by code point. Sorting a
   stream needs an external sort (``extsort``), so memory stays one run of lines.
