@@ -6,6 +6,7 @@ Against the real Neo4j, with the offline provider; each test loads into its own 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from tgneo.llm.base import Completion, Task
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
+from tgneo.store.queries import CypherQuery, Q
 from tgneo.store.rdfio import export_quads
 from tgneo.store.traces import source_chain
 from tgneo.version import __version__
@@ -164,6 +166,26 @@ def test_a_changed_document_replaces_its_previous_version(store: Store, collecti
     assert {k: v for k, v in snapshot(store, collection).items() if k in ("nodes", "relationships")} == {
         k: v for k, v in snapshot(store, fresh).items() if k in ("nodes", "relationships")
     }
+
+
+def test_a_load_checks_the_search_schema_and_the_embedding_model_once(
+    store: Store, collection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decided once, up front: even a load that replaces a document (and so embeds the names it took away)
+    reads the vector indexes' dimensions and the collection's embedding models one time each."""
+    folder = write(tmp_path / "v1", {"warsaw.txt": WARSAW})
+    load(store, collection, folder)
+    write(folder, {"warsaw.txt": WARSAW.replace("Frederic Chopin grew up in Warsaw.", "Warsaw lies in Masovia.")})
+    asked: list[CypherQuery] = []
+    read = store.read
+
+    def counted(query: CypherQuery, **params: Any) -> list[Any]:
+        asked.append(query)
+        return read(query, **params)
+
+    monkeypatch.setattr(store, "read", counted)
+    assert load(store, collection, folder).replaced == 1
+    assert (asked.count(Q.vector_index_dimensions), asked.count(Q.embedding_models)) == (1, 1)
 
 
 class _ProseAboutChopin(OfflineLLM):

@@ -84,6 +84,16 @@ def index_collection(
                 progress("dropped", dropped)
     install_search_schema(store, llm.dimensions)
     check_model(store, workspace, collection, model)
+    return embed_unindexed(store, llm, workspace, collection, progress)
+
+
+def embed_unindexed(
+    store: Store, llm: LLM, workspace: str, collection: str, progress: Callable[[str, int], None] | None = None
+) -> IndexReport:
+    """Name and embed every entity, and embed every chunk, of the collection that lacks it — for a caller that
+    has already installed the search schema and checked the collection's embedding model, once, up front
+    (:func:`index_collection`, :func:`~tgneo.ingest.loader.load_documents`, :func:`reembed_all`)."""
+    model = llm.embedding_model
     done = {"entities": 0, "chunks": 0}
     while rows := unindexed_entities(store, workspace, collection, _BATCH):
         vectors = embed_texts(llm, [name for _, name in rows])
@@ -168,10 +178,10 @@ def reembed_all(
     left: list[str] = []
     for workspace, collection, name in every_collection(store):
         if name is None:
-            try:
-                report = index_collection(store, llm, workspace, collection, progress)
-            except EmptyCollection:  # traces only: nothing to embed
+            if collection_status(store, workspace, collection).empty:  # traces only: nothing to embed
                 continue
+            # every vector of another model was forgotten above: the collection's model needs no check
+            report = embed_unindexed(store, llm, workspace, collection, progress)
             done.append((workspace, collection, report.entities + report.chunks))
             continue
         try:

@@ -31,7 +31,7 @@ from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.chunking import ChunkSettings
 from tgneo.ingest.facts import Extraction, Fact, parse_extraction
 from tgneo.ingest.graph import ChunkFacts, DocumentGraph, document_graph
-from tgneo.ingest.index import index_collection
+from tgneo.ingest.index import embed_unindexed
 from tgneo.ingest.layout import ChunkLayout, Layout, PartLayout, lay_out
 from tgneo.ingest.readers import decode
 from tgneo.ingest.sources import Source
@@ -243,6 +243,6 @@ def load_documents(
             report.skipped.append((source.name, message))
             pipeline.hooks.done(source.name, "skipped")
             log.warning("skipped %s", message)
-    if report.replaced:
-        index_collection(store, llm, workspace, collection)  # names a replaced version took away
+    if report.replaced:  # names a replaced version took away; the schema and the model were checked above
+        embed_unindexed(store, llm, workspace, collection)
     return report
