@@ -34,6 +34,25 @@ def test_a_chunk_ends_at_a_sentence_when_one_ends_in_the_second_half_of_its_wind
         assert PROSE[span.end - 1] == "."
 
 
+def test_a_chunk_never_ends_after_an_abbreviation() -> None:
+    """``e.g.`` is no sentence end to ``nlp.segment``, the one segmenter, so no chunk ends there (one used to)."""
+    text = (
+        "Radium was isolated in 1902. Curie studied several salts, e.g. radium chloride and bromide, "
+        "in pip v24.2 style runs of many words that go on and on for a long while here."
+    )
+    spans = chunk_spans(text, ChunkSettings(96, 0))
+    assert [text[s.start : s.end].rsplit(" ", 1)[-1] for s in spans[:-1]] == ["in"]
+
+
+def test_a_chunk_never_ends_between_a_code_fence_and_its_close_when_a_sentence_ends_before_it() -> None:
+    text = (
+        "Polonium was found in 1898 by the Curies in Paris. To list the isotopes, run the query below:\n\n"
+        "```\nSELECT name FROM isotopes. WHERE element = 'Po'. ORDER BY mass.\n```\n\nThe list is short."
+    )
+    first, second = (text[s.start : s.end] for s in chunk_spans(text, ChunkSettings(140, 0)))
+    assert first.endswith("run the query below:") and second.startswith("```")
+
+
 def test_a_chunk_ends_at_a_word_when_no_sentence_ends_in_its_window() -> None:
     text = "word " * 100
     for span in chunk_spans(text, ChunkSettings(47, 10)):

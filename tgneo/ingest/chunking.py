@@ -7,9 +7,10 @@ offsets count, and they do not depend on which model later reads the chunk.
 The rules, for ``size`` and ``overlap`` in characters:
 
 * no chunk is longer than ``size``;
-* a chunk ends at the last sentence end (``.``, ``!``, ``?`` followed by a space, or a blank line)
-  in the second half of its window, else at the last space, else (one unbroken word longer than the
-  window) exactly at ``size``;
+* a chunk ends at the last sentence end in the second half of its window — where :mod:`tgneo.nlp.segment`, the
+  one segmenter, ends a sentence or another unit (never after an abbreviation, an initial or inside an
+  identifier such as ``v24.2``), or at a blank line — else at the last space, else (one unbroken word longer
+  than the window) exactly at ``size``;
 * the next chunk starts at most ``overlap`` characters before the previous one ended, moved forward
   to the start of a word, and always after the previous chunk's start, so the chunks cover the whole
   text, in order, and the work ends;
@@ -19,16 +20,19 @@ The rules, for ``size`` and ``overlap`` in characters:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from tgneo.errors import BadRequest
+from tgneo.nlp.segment import units
 
 __all__ = ["DEFAULT_CHUNK_OVERLAP", "DEFAULT_CHUNK_SIZE", "ChunkSettings", "Span", "chunk_spans"]
 
 DEFAULT_CHUNK_SIZE = 1000
 DEFAULT_CHUNK_OVERLAP = 100
 
-_SENTENCE_END = re.compile(r"[.!?][\"')\]]*\s|\n\s*\n")
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+_FENCED = re.compile(r"^[^\S\n]*(`{3,}|~{3,})[^\n]*\n.*?^[^\S\n]*\1[^\S\n]*$", re.M | re.S)
 
 
 @dataclass(frozen=True)
@@ -63,15 +67,26 @@ class Span:
         return self.end - self.start
 
 
-def _cut(text: str, start: int, limit: int) -> int:
+def sentence_ends(text: str) -> list[int]:
+    """Where a chunk may end after a sentence, in order: the end of each unit :func:`~tgneo.nlp.segment.units`
+    cuts (a sentence, a list item, a row, a heading) and each blank line — but not inside a fenced code block,
+    whose lines a unit may take in (a sentence ending in a colon holds the code after it), so that a chunk
+    never ends between a fence and its close."""
+    fenced = [(m.start(), m.end()) for m in _FENCED.finditer(text)]
+    inside = [end for end in (unit.end for unit in units(text)) if any(a < end < b for a, b in fenced)]
+    ends = {unit.end for unit in units(text)} - set(inside) | {m.start() for m in _BLANK_LINE.finditer(text)}
+    return sorted(ends)
+
+
+def _cut(text: str, start: int, limit: int, ends: list[int]) -> int:
     """Where a chunk that starts at ``start`` ends when it may reach ``limit`` (exclusive)."""
     if limit >= len(text):
         return len(text)
     window = text[start:limit]
     half = len(window) // 2
-    sentence = [m.end() for m in _SENTENCE_END.finditer(window) if m.end() > half]
-    if sentence:
-        return start + sentence[-1]
+    first, last = bisect_right(ends, start + half), bisect_left(ends, limit + 1)
+    if last > first:
+        return ends[last - 1]
     space = window.rfind(" ", half)
     if space <= 0:
         space = max(window.rfind("\n", half), window.rfind("\t", half))
@@ -97,9 +112,10 @@ def chunk_spans(text: str, settings: ChunkSettings | None = None) -> list[Span]:
     settings = settings or ChunkSettings()
     size, overlap = settings.size, settings.overlap
     spans: list[Span] = []
+    ends = sentence_ends(text)
     start = _skip_space(text, 0)
     while start < len(text):
-        end = _trim(text, start, _cut(text, start, start + size))
+        end = _trim(text, start, _cut(text, start, start + size, ends))
         if end <= start:  # a window of white space only: nothing more to say
             break
         spans.append(Span(start, end))
