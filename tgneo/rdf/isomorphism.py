@@ -1,4 +1,10 @@
-"""Dataset isomorphism with quoted triples: are two sets of quads the same up to blank-node renaming?"""
+"""Dataset isomorphism with quoted triples: are two sets of quads the same up to blank-node renaming?
+
+Why not pyoxigraph's ``Dataset.canonicalize(RDFC_1_0)``: pyoxigraph 0.5.13 reads RDF 1.2, whose triple terms
+are objects only, so it refuses a quoted triple as subject (``<< s p o >> :saidBy :alice``, which TrustGraph's
+statements about statements and the tests use); and where it can answer it was slower, 8.0 ms against 2.2 ms
+for the 422-quad TrustGraph fixture with seven blank nodes added (serializing and parsing included).
+"""
 
 from __future__ import annotations
 
