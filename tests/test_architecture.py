@@ -286,7 +286,10 @@ def test_the_cycle_check_sees_a_circle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}}) == []
 
 
-@pytest.mark.parametrize("path", [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "pipeline.py"], ids=_rel)
+RECORDING = [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "write_ahead.py"]
+
+
+@pytest.mark.parametrize("path", RECORDING, ids=_rel)
 def test_the_recorder_writes_through_store_functions_and_knows_no_engine_transport_or_llm(path: Path) -> None:
     """Recording sits between the engines and the store: it calls ``tgneo.store`` functions, nothing above."""
     up = ("tgneo.engines", "tgneo.stream", "tgneo.web", "tgneo.cli", "tgneo.service", "tgneo.llm", "tgneo.ogm")

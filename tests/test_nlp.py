@@ -12,8 +12,8 @@ import pytest
 
 from tgneo.ingest.readers import decode
 from tgneo.nlp.align import rank, support
+from tgneo.nlp.phrases import identifiers, key_terms, terms
 from tgneo.nlp.segment import sentences, units
-from tgneo.nlp.terms import identifiers, key_terms, terms
 
 CORPUS = Path(__file__).resolve().parent.parent / "scripts" / "bench" / "quality" / "pip-24.2-topics"
 SQLITE = CORPUS.parent / "sqlite-3.40.1-docs"

@@ -11,7 +11,7 @@ from tests.llm_tasks import INPUTS
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.offline import MODEL, OfflineLLM
 from tgneo.llm.offline.hashed import DIMENSIONS, cosine
-from tgneo.llm.offline.text import count
+from tgneo.llm.offline.tokens import count
 from tgneo.llm.parsing import json_answer
 from tgneo.llm.prompts import render
 from tgneo.nlp.segment import sentences

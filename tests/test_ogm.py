@@ -46,7 +46,7 @@ from tgneo.ogm import (
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 from tgneo.vocab import GRAPH_RETRIEVAL, RDF, RDFS, TG, Label
 
 WORKSPACE = "default"

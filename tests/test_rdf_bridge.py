@@ -414,7 +414,7 @@ def test_a_failed_import_undoes_its_changes_to_older_nodes(
 
     job = imports.begin(store, "w", collection, "digest", str(changes))
     from tgneo.graphmodel.compiler import compile_quads
-    from tgneo.store.writer import write_batch
+    from tgneo.store.write_path import write_batch
 
     write_batch(store, "w", collection, compile_quads(parse(changes.read_bytes(), "nquads")), import_id=job)
     assert export(neo4j_server, collection, "--profile", "trustgraph") != before
@@ -427,7 +427,7 @@ def test_a_failed_import_undoes_its_changes_to_older_nodes(
 def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store, collection: str) -> None:
     from tgneo.graphmodel.compiler import compile_quads
     from tgneo.store import imports
-    from tgneo.store.writer import write_batch
+    from tgneo.store.write_path import write_batch
 
     install_schema(store)
     shared = '<http://ex.org/shared> <http://ex.org/p> "both" .\n'
@@ -486,7 +486,7 @@ def native_graph(store: Store, collection: str) -> set[tuple[str, ...]]:
 def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, collection: str) -> None:
     from tgneo.graphmodel.compiler import compile_quads
     from tgneo.store import imports
-    from tgneo.store.writer import write_batch, write_native
+    from tgneo.store.write_path import write_batch, write_native
 
     install_schema(store)
     general, fast = collection, collection + "-fast"
@@ -504,7 +504,7 @@ def test_the_fast_path_writes_the_nodes_the_general_path_writes(store: Store, co
 def test_a_fast_batch_of_a_stopped_import_writes_nothing(store: Store, collection: str) -> None:
     from tgneo.errors import ImportAborted
     from tgneo.store import imports
-    from tgneo.store.writer import write_native
+    from tgneo.store.write_path import write_native
 
     install_schema(store)
     job = imports.begin(store, "w", collection, "a", "a.nt")
@@ -516,7 +516,7 @@ def test_a_fast_batch_of_a_stopped_import_writes_nothing(store: Store, collectio
 
 def test_a_fast_batch_merges_into_the_facts_the_collection_holds(store: Store, collection: str) -> None:
     from tgneo.store import imports
-    from tgneo.store.writer import write_native
+    from tgneo.store.write_path import write_native
 
     install_schema(store)
     first = imports.begin(store, "w", collection, "a", "a.nt")

@@ -14,7 +14,7 @@ from tgneo.graphmodel.compiler import compile_quads
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.traces import dependents, get_trace, list_traces, source_chain
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 
 
 def record(store: Store, collection: str, *sessions: list[scenarios.Step], workspace: str = "w") -> None:

@@ -56,7 +56,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store, install_schema
 from tgneo.store.schema import install_search_schema
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 from tgneo.vocab import RDFS, TRUSTGRAPH_ENTITIES
 
 console = Console(stderr=True)

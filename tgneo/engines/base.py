@@ -34,8 +34,8 @@ from tgneo.engines.foreign import ProfileGraph
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import AnswerChunk, Citation, ErrorEvent, Event, Evidence, ExplainEvent, SessionEnd, Source
-from tgneo.explain.pipeline import RecordingPipeline
 from tgneo.explain.recorder import Recorder
+from tgneo.explain.write_ahead import RecordingPipeline
 from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task

@@ -76,7 +76,7 @@ from tgneo.store.kg import (
 )
 from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
 from tgneo.store.search import lucene_query, smallest_name
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 

@@ -2,7 +2,7 @@
 
 Write-before-emit is the rule of DESIGN §1: a client never receives an explain event whose entity is
 not already durable in Neo4j. A step is compiled (``tgneo.graphmodel``) into rows that
-``tgneo.store.writer.write_batch`` writes in one transaction. If any part fails (Neo4j down, a
+``tgneo.store.write_path.write_batch`` writes in one transaction. If any part fails (Neo4j down, a
 parent step that was never recorded, a constraint), the transaction rolls back, nothing of the step
 is stored, no event exists, and a typed error says why.
 
@@ -23,7 +23,7 @@ from tgneo.explain.events import ExplainEvent
 from tgneo.graphmodel.compiler import compile_quads
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 
 Sink = Callable[[ExplainEvent], None]
 

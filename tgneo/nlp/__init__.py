@@ -2,7 +2,7 @@
 
 * :mod:`~tgneo.nlp.segment` — the one sentence segmenter: paragraphs, list items, table rows and short
   code blocks, each unit with its character span in the text it came from;
-* :mod:`~tgneo.nlp.terms` — identifiers kept whole (code spans, IRIs, options, environment variables,
+* :mod:`~tgneo.nlp.phrases` — identifiers kept whole (code spans, IRIs, options, environment variables,
   ``snake_case``, ``kebab-case``, ``CamelCase``, dotted names, paths), names, key noun phrases, and the
   key terms two sentences are compared by;
 * :mod:`~tgneo.nlp.align` — which sentences support which: lexical overlap of key terms.

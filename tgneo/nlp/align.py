@@ -1,6 +1,6 @@
 """Which sentences answer a question, and which sentences support an answer's: lexical, model-free (pure).
 
-Both compare :func:`~tgneo.nlp.terms.key_terms` — identifiers folded whole and content-word stems:
+Both compare :func:`~tgneo.nlp.phrases.key_terms` — identifiers folded whole and content-word stems:
 
 * :func:`rank` scores candidate sentences for a question: the question's key terms each sentence
   holds, each weighted by its rarity among the candidates (``log(1 + n / df)``, so a term every
@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from tgneo.nlp.terms import identifiers, key_terms
+from tgneo.nlp.phrases import identifiers, key_terms
 from tgneo.nlp.words import fold
 
 __all__ = ["rank", "support"]

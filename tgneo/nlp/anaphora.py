@@ -35,8 +35,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tgneo.nlp.phrases import VERBS, identifiers, key_terms, terms
 from tgneo.nlp.segment import Unit, units
-from tgneo.nlp.terms import VERBS, identifiers, key_terms, terms
 from tgneo.nlp.words import fold, is_person_like, names, stem
 
 __all__ = ["Lean", "definition_term", "leaning", "named", "opening", "in_context", "subjects", "with_subjects"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from tgneo.nlp.terms import identifiers
+from tgneo.nlp.phrases import identifiers
 from tgneo.nlp.words import STOPWORDS, fold
 
 __all__ = ["Wanted", "asked_noun", "clauses", "fits", "offered", "parts", "wants"]

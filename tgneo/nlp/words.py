@@ -1,7 +1,7 @@
 """Words of English prose, model-free: folding, light stems, content words and capitalised names (pure).
 
 Shared by everything that compares text without a model: the offline provider's answers and
-embeddings, the term extractor (:mod:`tgneo.nlp.terms`), alignment of answer sentences to evidence.
+embeddings, the term extractor (:mod:`tgneo.nlp.phrases`), alignment of answer sentences to evidence.
 """
 
 from __future__ import annotations

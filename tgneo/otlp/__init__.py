@@ -1,2 +1,10 @@
-"""OpenTelemetry in and out: spans a user's pipeline exports become tgneo traces (``receive``), and tgneo's
-traces leave as OTLP ``gen_ai.*`` spans whose attributes name their PROV entities (``export``)."""
+"""OpenTelemetry in and out, the pure half (the layers hold the rest, each named ``otlp_receive``).
+
+In: spans a user's pipeline exports become tgneo traces — :mod:`~tgneo.otlp.receive` reads an OTLP payload into
+spans; ``web/otlp_receive.py`` is ``POST /v1/traces``, ``service/otlp_receive.py`` records each whole span tree,
+``store/otlp_receive.py`` holds span trees until they are whole.
+
+Out: tgneo's traces leave as OTLP ``gen_ai.*`` spans whose attributes name their PROV entities —
+:mod:`~tgneo.otlp.export` turns a trace into spans, :mod:`~tgneo.otlp.export_http` posts them
+(``TGNEO_OTLP_ENDPOINT``).
+"""

@@ -60,7 +60,7 @@ from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
 from tgneo.store.kg import Edge, EvidenceRow, answer_sources
 from tgneo.store.search import chunk_exists
-from tgneo.store.writer import write_batch
+from tgneo.store.write_path import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 

@@ -29,7 +29,7 @@ from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.embeddings import ChunkVector, EntityVector, vector_rows
 from tgneo.store.queries import Q
-from tgneo.store.writer import record
+from tgneo.store.write_path import record
 from tgneo.timestamps import now_iso_z
 from tgneo.vocab import GRAPH_RETRIEVAL
 

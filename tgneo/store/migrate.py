@@ -45,7 +45,7 @@ from tgneo.store.driver import Store
 from tgneo.store.graph_version import MODEL
 from tgneo.store.queries import Q
 from tgneo.store.schema import SCHEMA, install_schema, search_schema
-from tgneo.store.writer import batch_params
+from tgneo.store.write_path import batch_params
 
 __all__ = ["BATCH", "Legacy", "MigrationReport", "migrate"]
 

@@ -62,7 +62,7 @@ from tgneo.store import imports
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.values import native
-from tgneo.store.writer import write_batch, write_native
+from tgneo.store.write_path import write_batch, write_native
 from tgneo.vocab import PROV, RDF
 
 Progress = Callable[[int], None]

@@ -19,7 +19,7 @@ from tgneo.llm.offline import answers, extraction
 from tgneo.llm.offline.embedders import embedder
 from tgneo.llm.offline.handlers import HANDLERS
 from tgneo.llm.offline.meaning import using
-from tgneo.llm.offline.text import count
+from tgneo.llm.offline.tokens import count
 from tgneo.llm.prompts import render
 
 MODEL = "tgneo-offline"

@@ -41,8 +41,8 @@ from tgneo.nlp import arithmetic
 from tgneo.nlp.align import rank
 from tgneo.nlp.anaphora import named, with_subjects
 from tgneo.nlp.answer_type import asked_noun, clauses, fits, offered, parts, wants
+from tgneo.nlp.phrases import key_terms, terms
 from tgneo.nlp.segment import sentences
-from tgneo.nlp.terms import key_terms, terms
 from tgneo.nlp.words import STOPWORDS, content_words, fold, names, stem
 
 _ARITHMETIC = re.compile(r"\d[\d.\s]*(?:[-+*/^%x×÷]\s*\(?\s*[\d.]+\s*\)?\s*)+")

@@ -10,7 +10,7 @@ rows, short code blocks):
 
 * **co-occurrence** (what the best model-free GraphRAG indexing does): the terms a sentence names —
   identifiers kept whole (code spans, IRIs, options, environment variables, paths, ``snake_case``,
-  ``kebab-case``, ``CamelCase``), names and key noun phrases (:mod:`tgneo.nlp.terms`) — are related
+  ``kebab-case``, ``CamelCase``), names and key noun phrases (:mod:`tgneo.nlp.phrases`) — are related
   pairwise by :data:`CO_OCCURS`, in reading order, at most :data:`MAX_TERMS` terms a sentence; a sentence
   that leans on its context (``She died in Passy.``, ``This option …``: :mod:`tgneo.nlp.anaphora`) relates
   the subject it leans on too, first;
@@ -75,7 +75,7 @@ from tgneo.llm.offline.sentences import (
     plain,
 )
 from tgneo.nlp.anaphora import subjects
-from tgneo.nlp.terms import Term, terms
+from tgneo.nlp.phrases import Term, terms
 from tgneo.nlp.words import fold
 
 __all__ = ["CO_OCCURS", "MAX_TERMS", "extract", "extraction_answer"]
