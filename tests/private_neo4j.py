@@ -25,8 +25,9 @@ from pathlib import Path
 from tests.conftest import Neo4jServer, _docker_engine_answers
 from tgneo.config import default_home
 from tgneo.provision import NEO4J_VERSION, LocalNeo4j
+from tgneo.provision.maven import plugin_jars
 from tgneo.provision.plugins import conf_settings, parse_plugins
-from tgneo.provision.server import free_port, plugin_jars
+from tgneo.provision.server import free_port
 
 
 def docker_env(settings: dict[str, str]) -> dict[str, str]:

@@ -156,7 +156,7 @@ def test_missing_maven_is_one_clear_sentence(tmp_path: Path) -> None:
 
 def test_missing_java_names_the_debian_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tgneo.errors import MissingTool
-    from tgneo.provision.server import find_java
+    from tgneo.provision.maven import find_java
 
     for var in ("TGNEO_JAVA", "JAVA_HOME"):
         monkeypatch.delenv(var, raising=False)

