@@ -12,26 +12,18 @@ import os
 import re
 import shutil
 import subprocess
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 from tgneo.errors import MissingTool, ProvisioningError
-from tgneo.provision.plugins import plugin_for, pom
+from tgneo.provision.plugins import plugin_for, pom, pom_property
 
 _POM = resources.files("tgneo.provision").joinpath("pom.xml")
 
 
-_MVN_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
-
-
 def _pinned(prop: str) -> str:
-    root = ET.fromstring(_POM.read_text(encoding="utf-8"))
-    node = root.find(f"m:properties/m:{prop}", _MVN_NS)
-    if node is None or not node.text:
-        raise ProvisioningError(f"pom.xml lacks the property {prop}")
-    return node.text.strip()
+    return pom_property(_POM, prop)
 
 
 NEO4J_VERSION = _pinned("neo4j.version")

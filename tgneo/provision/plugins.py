@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from tgneo.errors import ConfigError, ProvisioningError
 
@@ -44,12 +45,17 @@ ENV_VAR = "TGNEO_NEO4J_PLUGINS"
 """Comma-separated plugin names, the same as one ``--plugin`` each (the option wins when both are given)."""
 
 
-def _pom_property(prop: str) -> str:
-    root = ET.fromstring(_POM.read_text(encoding="utf-8"))
+def pom_property(pom: Traversable, prop: str) -> str:
+    """The value ``pom`` (a pom file among tgneo's resources) pins for the Maven property ``prop``."""
+    root = ET.fromstring(pom.read_text(encoding="utf-8"))
     node = root.find(f"m:properties/m:{prop}", _MVN_NS)
     if node is None or not node.text:
-        raise ProvisioningError(f"plugins.pom.xml lacks the property {prop}")
+        raise ProvisioningError(f"{pom.name} lacks the property {prop}")
     return node.text.strip()
+
+
+def _pom_property(prop: str) -> str:
+    return pom_property(_POM, prop)
 
 
 @dataclass(frozen=True)
