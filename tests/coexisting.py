@@ -46,7 +46,7 @@ from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Store, install_schema
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace
 
 DIMENSIONS = 384

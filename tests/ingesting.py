@@ -88,7 +88,7 @@ def hold_a_fact(store: Store, workspace: str, collection: str) -> None:
     from rdflib.term import Literal, URIRef
 
     from tgneo.rdf.terms import Quad
-    from tgneo.store.rdfio import import_quads
+    from tgneo.store.rdf_import import import_quads
 
     fact = Quad(URIRef("http://trustgraph.ai/e/polonium"), URIRef("http://trustgraph.ai/e/discovered-by"),
                 Literal("Marie Curie"), "")  # fmt: skip

@@ -37,7 +37,7 @@ from tgneo.llm.offline.extraction import CO_OCCURS
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.service.runtime import Runtime
 from tgneo.store import Store
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace
 from tgneo.vocab import RDFS, TGNEO
 

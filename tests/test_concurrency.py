@@ -17,7 +17,7 @@ from tgneo.explain import entities as ent
 from tgneo.explain.recorder import Recorder
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store
-from tgneo.store.rdfio import import_quads
+from tgneo.store.rdf_import import import_quads
 
 EX = "http://example.org/shared/"
 SHARED = [QuotedTriple(URIRef(f"{EX}s{i}"), URIRef(f"{EX}p{i % 3}"), URIRef(f"{EX}o{i}")) for i in range(25)]

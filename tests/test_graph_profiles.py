@@ -61,7 +61,7 @@ from tgneo.provision.server import free_port
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.retention import Policy, prune
 from tgneo.store.traces import get_trace, list_traces
 

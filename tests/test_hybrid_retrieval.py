@@ -22,7 +22,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store
 from tgneo.store.kg import RRF_K, ChunkHit, SeedRow, fuse, fuse_seeds
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace
 from tgneo.tracetree import render_trace
 from tgneo.vocab import TGNEO

@@ -21,7 +21,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.ntriples import edge_id
 from tgneo.store import Store
 from tgneo.store.queries import CypherQuery, Q
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import source_chain
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
@@ -224,7 +224,7 @@ def test_an_rdf_export_of_a_loaded_collection_carries_provenance_and_facts_but_n
     store: Store, collection: str, corpus: Path
 ) -> None:
     from tgneo.rdf.star import serialize
-    from tgneo.store.rdfio import export_quads
+    from tgneo.store.rdf_export import export_quads
     from tgneo.vocab import GRAPH_SOURCE, TG
 
     load(store, collection, corpus)

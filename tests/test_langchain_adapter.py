@@ -32,7 +32,7 @@ from tgneo.rdf.ontology import graph_of
 from tgneo.rdf.ontology import validate as run_shapes
 from tgneo.store import Store
 from tgneo.store.librarian import get_text
-from tgneo.store.rdfio import stream_quads
+from tgneo.store.rdf_export import stream_quads
 from tgneo.store.traces import get_trace
 
 # langchain-neo4j 0.11's search builds its query with neo4j-graphrag's, which warns about its own future

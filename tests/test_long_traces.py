@@ -10,7 +10,7 @@ from tests.conftest import Neo4jServer
 from tgneo.explain.recorder import Recorder
 from tgneo.rdf.star import parse
 from tgneo.store import Store
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace, list_traces
 
 ITERATIONS = 40  # 82 steps in one chain, 81 derivations deep: deeper than any fixed bound we once had

@@ -16,7 +16,7 @@ from tgneo.explain.recorder import Recorder
 from tgneo.ogm import disconnect
 from tgneo.rdf.star import parse
 from tgneo.store import Store
-from tgneo.store.rdfio import import_quads
+from tgneo.store.rdf_import import import_quads
 
 PAGE = Path(__file__).parent.parent / "docs" / "graph-model.md"
 FIXTURE = Path(__file__).parent / "data" / "trustgraph_sessions.nq"

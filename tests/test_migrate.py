@@ -29,7 +29,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.star import isomorphic, parse
 from tgneo.store import Q, Store
 from tgneo.store.migrate import Legacy, migrate
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace, list_traces
 from tgneo.timestamps import parse_iso
 

@@ -43,7 +43,7 @@ from tgneo.explain.events import ExplainEvent
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace, list_traces
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")]

@@ -37,7 +37,7 @@ from tgneo.rdf.ontology import graph_of
 from tgneo.rdf.ontology import validate as run_shapes
 from tgneo.store import Store
 from tgneo.store.otlp_receive import counts
-from tgneo.store.rdfio import stream_quads
+from tgneo.store.rdf_export import stream_quads
 from tgneo.store.traces import get_trace, list_traces
 
 pytestmark = pytest.mark.filterwarnings(

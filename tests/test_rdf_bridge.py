@@ -26,7 +26,8 @@ from tgneo.rdf.reader import read_quads
 from tgneo.rdf.star import isomorphic, parse
 from tgneo.rdf.terms import MAX_NESTING, Quad
 from tgneo.store import Store, install_schema
-from tgneo.store.rdfio import export_quads, import_file, recover
+from tgneo.store.rdf_export import export_quads
+from tgneo.store.rdf_import import import_file, recover
 from tgneo.vocab import PROV, RDF, TG
 
 DATA = Path(__file__).parent / "data"
@@ -449,7 +450,7 @@ def test_a_failed_import_keeps_the_nodes_a_concurrent_import_needs(store: Store,
 
 
 def export_quads_of(store: Store, collection: str) -> list[Quad]:
-    from tgneo.store.rdfio import export_quads
+    from tgneo.store.rdf_export import export_quads
 
     return export_quads(store, "w", collection, profile="trustgraph")
 

@@ -13,7 +13,7 @@ from tgneo.ingest.facts import entity_iri
 from tgneo.llm.offline import OfflineLLM
 from tgneo.rdf.terms import Quad
 from tgneo.store import Store
-from tgneo.store.rdfio import import_quads
+from tgneo.store.rdf_import import import_quads
 from tgneo.store.search import (
     chunks_by_vector,
     collection_status,

@@ -33,7 +33,7 @@ from tgneo.store import Store
 from tgneo.store.documents import remove_document
 from tgneo.store.health import half_written, residue, sweep_residue
 from tgneo.store.queries import Q
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.retention import Policy, prune
 from tgneo.store.traces import get_trace, list_traces
 from tgneo.vocab import PROV, TGNEO

@@ -30,7 +30,7 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.rdf.ontology import graph_of, validate
 from tgneo.store import Store
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.traces import get_trace
 from tgneo.stream import wire
 

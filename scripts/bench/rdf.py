@@ -8,7 +8,7 @@ IRI links) of 1,000,000 triples (200,000 with ``--quick``) and a file a tenth th
 
 * ``import_vs_rdflib_neo4j``: seconds rdflib-neo4j (Neo4j Labs' RDFLib store, PyPI ``rdflib-neo4j``,
   installed by ``pip install -e '.[bench]'``) takes to import the large file ÷ seconds tgneo's import
-  (:func:`tgneo.store.rdfio.import_file`, the CLI's batch size) takes, both in this process, as a
+  (:func:`tgneo.store.rdf_import.import_file`, the CLI's batch size) takes, both in this process, as a
   Python user calls either; the two alternate three times and their medians are compared. rdflib-neo4j
   MERGEs ``:Resource {uri}`` without a workspace, so its IRIs live under a host unique to this run and
   its nodes are deleted after each of its imports (so each one starts from nothing, as tgneo's does); the
@@ -133,7 +133,7 @@ def tgneo_in_process(path: Path, workspace: str, collection: str) -> float:
     """Seconds for tgneo's import of ``path``, called in this process as rdflib-neo4j is (the CLI's batch size)."""
     from tgneo.rdf.formats import get_format
     from tgneo.store import Store, install_schema
-    from tgneo.store.rdfio import import_file
+    from tgneo.store.rdf_import import import_file
 
     with Store.from_settings() as store:
         install_schema(store)

@@ -42,7 +42,7 @@ from tgneo.explain.recorder import Recorder
 from tgneo.graphmodel.compiler import compile_quads
 from tgneo.rdf.terms import Quad, QuotedTriple
 from tgneo.store import Store, install_schema
-from tgneo.store.rdfio import import_quads
+from tgneo.store.rdf_import import import_quads
 from tgneo.store.traces import get_trace
 from tgneo.vocab import RDFS
 

@@ -76,7 +76,7 @@ def import_(file: str, fmt: str | None, base: str | None, workspace: str, collec
     from tgneo.errors import UnsupportedFormat
     from tgneo.rdf.formats import format_names, get_format, guess_format
     from tgneo.store import Store, install_schema
-    from tgneo.store.rdfio import import_file
+    from tgneo.store.rdf_import import import_file
     from tgneo.uris import validate_iri
 
     if base is not None:
@@ -176,7 +176,8 @@ def export(
         return
     from tgneo.rdf.writer import default_quoted, write
     from tgneo.store import Store
-    from tgneo.store.rdfio import recover, stream_quads
+    from tgneo.store.rdf_export import stream_quads
+    from tgneo.store.rdf_import import recover
 
     with Store.from_settings() as store, _output(output) as path:
         recover(store, workspace, collection)
@@ -265,7 +266,8 @@ def validate(uri: str | None, workspace: str, collection: str) -> None:
     from tgneo.rdf.ontology import graph_of
     from tgneo.rdf.ontology import validate as run_shapes
     from tgneo.store import Store
-    from tgneo.store.rdfio import recover, stream_quads
+    from tgneo.store.rdf_export import stream_quads
+    from tgneo.store.rdf_import import recover
 
     with Store.from_settings() as store:
         recover(store, workspace, collection)

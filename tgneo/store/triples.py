@@ -42,7 +42,7 @@ from tgneo.rdf.terms import DEFAULT_GRAPH, Object, Quad, QuotedTriple
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
-from tgneo.store.rdfio import namespaces, stored_facts
+from tgneo.store.rdf_export import namespaces, stored_facts
 from tgneo.store.values import native
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, RDF
 

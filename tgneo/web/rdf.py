@@ -1,9 +1,9 @@
-"""RDF into Neo4j over HTTP: a thin layer over ``tgneo.rdf`` and ``tgneo.store.rdfio``.
+"""RDF into Neo4j over HTTP: a thin layer over ``tgneo.rdf`` and ``tgneo.store.rdf_import``.
 
 (A trace *out* as RDF is ``GET /api/v1/traces/{uri}`` with an RDF ``Accept``: :mod:`tgneo.web.traces`.)
 
 * ``POST /api/v1/rdf`` imports a document (format from ``?format=`` or ``Content-Type``) through the reader and
-  checks of ``tgneo import`` (:func:`~tgneo.store.rdfio.import_document`); bad RDF is a 400 naming the line and
+  checks of ``tgneo import`` (:func:`~tgneo.store.rdf_import.import_document`); bad RDF is a 400 naming the line and
   column, with the message ``tgneo import`` prints;
 * ``/api/v1/flow/{flow}/import/triples`` is TrustGraph's bulk import socket (``tg-load-turtle``):
   frames of wire triples, applied until the client closes, in batches.
@@ -24,7 +24,7 @@ from tgneo.errors import BadRequest, RDFSyntaxError, TgneoError, UnsupportedForm
 from tgneo.rdf.formats import get_format
 from tgneo.rdf.terms import Quad
 from tgneo.scope import name_or_default
-from tgneo.store.rdfio import import_document, import_quads
+from tgneo.store.rdf_import import import_document, import_quads
 from tgneo.stream import wire
 from tgneo.stream.fields import json_object
 from tgneo.stream.framing import encode

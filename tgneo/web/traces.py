@@ -22,7 +22,7 @@ from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, EXPORT_PROFILES, E
 from tgneo.rdf.formats import FORMATS, Format, get_format
 from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.scope import name_or_default
-from tgneo.store.rdfio import export_quads
+from tgneo.store.rdf_export import export_quads
 from tgneo.store.retention import (
     Policy,
     StoredPolicy,

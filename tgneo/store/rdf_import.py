@@ -1,4 +1,4 @@
-"""Files into and out of Neo4j, streamed: the storage half of ``tgneo import`` and ``tgneo export``.
+"""RDF files into Neo4j, streamed: the storage half of ``tgneo import`` and ``POST /api/v1/rdf``.
 
 **Import** (:func:`import_file`) reads the file once and never holds it. Under a journal
 (``store.imports``), every quad is parsed (``rdf.reader``), folded back from the ``prov`` profile
@@ -6,10 +6,10 @@
 
 * *plain* knowledge-graph triples (``graphmodel.compiler.NativeRows``: most of any large file) are written,
   as typed relationships and property values, in batches while the rest of the file is still being
-  read, through ``writer.write_native``;
+  read, through ``write_path.write_native``;
 * every other quad (provenance entities, quoted triples, other named graphs) is spilled, one canonical
   line each, into an external sort, so that each entity's quads come together; once the file is read
-  they are written in batches of whole subjects through ``writer.write_batch``;
+  they are written in batches of whole subjects through ``write_path.write_batch``;
 * annotations of a provenance relationship (``<< sg tg:contains << s p o >> >> tg:sourceText "…"``: a
   contained fact's evidence) are spilled apart and written last, once the relationship they annotate is
   stored, so they become its properties.
@@ -24,9 +24,7 @@ Quoted triples written as standard reification by ``tgneo export --quoted reific
 (``urn:tgneo:triple:…`` IRIs) are read back as the quoted triples they stand for; that map is the
 one thing held in memory, one entry per such triple.
 
-**Export** (:func:`stream_quads`) iterates Neo4j results inside one read transaction and yields quads
-as rows arrive (``graphmodel.decompiler.Decompiler``: provenance entities, then the native knowledge graph node by
-node, then reified statements); ``rdf.writer`` writes them as they come.
+The way out is :mod:`tgneo.store.rdf_export`.
 """
 
 from __future__ import annotations
@@ -43,13 +41,11 @@ from typing import Any
 
 from rdflib.term import URIRef
 
-from tgneo.errors import BadRequest, EmptyImport, MappingError, TgneoError, TraceNotFound, ValueTooLarge
+from tgneo.errors import BadRequest, EmptyImport, MappingError, TgneoError, ValueTooLarge
 from tgneo.graphmodel.compiler import NativeRows, compile_quads, is_annotation
-from tgneo.graphmodel.decompiler import Decompiler, StoredEntity, StoredFacts, StoredStatement
 from tgneo.graphmodel.limits import INDEX_KEY_BYTES, fits_index, index_chars, too_large
 from tgneo.mapping import LINK_PROPERTY
-from tgneo.native import STRUCTURE_KEYS, Namespaces
-from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, ExportProfile, fold
+from tgneo.rdf.export_profiles import fold
 from tgneo.rdf.extsort import sorted_unique
 from tgneo.rdf.formats import Format, get_format
 from tgneo.rdf.lines import LineReader
@@ -60,8 +56,6 @@ from tgneo.rdf.writer import REIFIED_PREFIX
 from tgneo.scope import check_scope
 from tgneo.store import imports
 from tgneo.store.driver import Store
-from tgneo.store.queries import Q
-from tgneo.store.values import native
 from tgneo.store.write_path import write_batch, write_native
 from tgneo.vocab import PROV, RDF
 
@@ -79,7 +73,6 @@ class ImportStats:
     batches: int
 
 
-# ------------------------------------------------------------------------------------------ import
 class ImportJob:
     """One file being imported: its quads as they will be stored, read once (see the module docstring)."""
 
@@ -458,78 +451,3 @@ def import_quads(
         stats = import_file(store, workspace, collection, path, get_format("nquads"), batch_size=batch_size,
                             progress=report)  # fmt: skip
     return stats
-
-
-# ------------------------------------------------------------------------------------------ export
-def _statement(row: Any, asserted: bool = False, asserted_in: Iterable[str] = ()) -> StoredStatement:
-    return StoredStatement(
-        id=row["id"], s=row["s"], s_kind=row["s_kind"], p=row["p"], o=row["o"], o_kind=row["o_kind"],
-        o_datatype=row["o_datatype"], o_lang=row["o_lang"], asserted_in=tuple(asserted_in) if asserted else (),
-    )  # fmt: skip
-
-
-def stream_quads(
-    store: Store,
-    workspace: str,
-    collection: str,
-    uri: str | Iterable[str] | None = None,
-    profile: ExportProfile = DEFAULT_EXPORT_PROFILE,
-) -> Iterator[Quad]:
-    """Every quad of a collection, or of the traces rooted at ``uri`` (one URI or several), in ``profile``,
-    as Neo4j sends rows.
-
-    Raises:
-        TraceNotFound: a URI is not the root of a trace in this workspace and collection.
-    """
-    decompiler = Decompiler(profile, namespaces(store, workspace, collection))
-    uris: list[str] | None = None
-    if uri is not None:
-        uris = []
-        for root in [uri] if isinstance(uri, str) else list(uri):
-            members = store.read(Q.trace_members, workspace=workspace, collection=collection, uri=root)
-            if not members:
-                raise TraceNotFound(f"no trace {root!r} in workspace {workspace!r}, collection {collection!r}")
-            uris += [m for m in members[0]["uris"] if m not in uris]
-    for r in store.stream(Q.export_entities, workspace=workspace, collection=collection, uris=uris):
-        entity = StoredEntity(
-            uri=r["uri"], kind=r["kind"] or "iri", graph=r["graph"], labels=tuple(r["labels"]),
-            props=native(r["props"]), links=tuple((t, k or "iri", u) for t, k, u in r["links"]),
-            statement_links=tuple((t, sid, native(props)) for t, sid, props in r["statement_links"]),
-        )  # fmt: skip
-        yield from decompiler.entity(entity, {s["id"]: _statement(s) for s in r["statements"]})
-    if uri is not None:
-        return
-    for r in store.stream(Q.export_facts, workspace=workspace, collection=collection, reserved=STRUCTURE_KEYS):
-        yield from decompiler.facts(stored_facts(r))
-    for r in store.stream(Q.export_statements, workspace=workspace, collection=collection):
-        st = _statement(r["statement"], True, r["asserted_in"])
-        nested = {s["id"]: _statement(s) for s in r["nested"]}
-        yield from decompiler.statement(st, nested)
-
-
-def stored_facts(row: Any) -> StoredFacts:
-    """A node's native facts as ``export_facts`` (and the triples service) read them."""
-    props: dict[str, Any] = {}
-    for key, value, tags in row["props"]:
-        props[key] = native(value)
-        if tags is not None:
-            props["_" + key] = tags
-    return StoredFacts(uri=row["uri"], kind=row["kind"] or "iri", props=props,
-                       rels=tuple((p, k or "iri", u) for p, k, u in row["rels"]))  # fmt: skip
-
-
-def namespaces(store: Store, workspace: str, collection: str) -> Namespaces:
-    """The collection's namespace table, to read its relationship types and property keys back as IRIs."""
-    rows = store.read(Q.prefixes, workspace=workspace, collection=collection)
-    return Namespaces().learn((r["prefix"], r["namespace"]) for r in rows)
-
-
-def export_quads(
-    store: Store,
-    workspace: str,
-    collection: str,
-    uri: str | Iterable[str] | None = None,
-    profile: ExportProfile = DEFAULT_EXPORT_PROFILE,
-) -> list[Quad]:
-    """:func:`stream_quads` as a list, for callers that want everything at once (small traces, tests)."""
-    return list(stream_quads(store, workspace, collection, uri, profile))
