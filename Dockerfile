@@ -25,5 +25,5 @@ ENV NEO4J_URI=bolt://neo4j:7687 NEO4J_USERNAME=neo4j
 EXPOSE 8888
 HEALTHCHECK --interval=10s --timeout=3s --retries=10 \
   CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8888/readyz').status != 200)"
-# Binding beyond loopback requires TGNEO_TOKENS (see README, "Configuration").
+# Binding beyond loopback requires TGNEO_TOKENS (see docs/configuration.md).
 CMD ["sh", "-c", "tgneo init-schema && exec tgneo serve --host 0.0.0.0 --port 8888"]
