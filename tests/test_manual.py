@@ -6,10 +6,18 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
+from tests.ingesting import query
+from tgneo.engines import Request, build_engine
+from tgneo.ingest.loader import load_documents
+from tgneo.ingest.sample import QUESTIONS, sources
+from tgneo.kinds import SessionKind
+from tgneo.llm.offline import OfflineLLM
+from tgneo.store import Store
 from tgneo.vocab import Label, Rel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,13 +66,37 @@ def test_the_readme_is_under_250_lines() -> None:
     assert len(README.read_text(encoding="utf-8").splitlines()) < 250
 
 
-def test_the_readme_s_trace_picture_names_only_labels_and_relationships_tgneo_stores() -> None:
-    text = README.read_text(encoding="utf-8")
-    picture = re.search(r"```mermaid\n(.*?)```", text, re.S)
+def _picture() -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+    """The README's picture of a trace: each node's label by its id, and its edges ``(from, type, to)``."""
+    picture = re.search(r"```mermaid\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert picture, "the README lost its picture of a trace"
-    labels = set(re.findall(r'\["([A-Za-z]+)<br/>|\["([A-Za-z]+)"\]', picture.group(1)))
-    named = {name for pair in labels for name in pair if name}
-    types = set(re.findall(r'-- "?([A-Z_]+)', picture.group(1)))
-    assert named and types
-    assert named - {label.value for label in Label} == set()
-    assert types - {rel.value for rel in Rel} == set()
+    nodes = dict(re.findall(r'^\s*(\w+)\["(\w+)', picture.group(1), re.M))
+    edges = re.findall(r'^\s*(\w+) -- "?([A-Z_]+)[^>]*--> (\w+)$', picture.group(1), re.M)
+    assert nodes and edges
+    return nodes, edges
+
+
+def test_the_readme_s_trace_picture_names_only_labels_and_relationships_tgneo_stores() -> None:
+    nodes, edges = _picture()
+    assert set(nodes.values()) - {label.value for label in Label} == set()
+    assert {rel for _, rel, _ in edges} - {rel.value for rel in Rel} == set()
+
+
+def test_every_edge_of_the_readme_s_trace_picture_is_in_the_demo_s_recorded_trace(store: Store) -> None:
+    """The picture is what the demo records: its question asked of the sample, each drawn edge is stored."""
+    workspace, collection = "w-manual", f"manual-{uuid.uuid4().hex[:8]}"
+    llm = OfflineLLM()
+    load_documents(store, llm, workspace, collection, sources())
+    for _ in build_engine(SessionKind.GRAPH_RAG, store, llm).answer(Request(QUESTIONS[0].text, workspace, collection)):
+        pass
+    nodes, edges = _picture()
+    missing = []
+    for a, rel, b in edges:  # names checked against the vocabulary above, so they may be spelled into Cypher
+        scoped = "{workspace: $w, collection: $c}"
+        cypher = f"RETURN EXISTS {{ MATCH (:{Label(nodes[a]).value} {scoped})-[:{Rel(rel).value}]->" \
+                 f"(:{Label(nodes[b]).value} {scoped}) }} AS x"  # fmt: skip
+        found = query(store, cypher, w=workspace, c=collection)
+        if not found[0]["x"]:
+            missing.append((nodes[a], rel, nodes[b]))
+    query(store, "MATCH (n {workspace: $w, collection: $c}) DETACH DELETE n", w=workspace, c=collection)
+    assert missing == []
