@@ -73,9 +73,8 @@ def sentence_ends(text: str) -> list[int]:
     whose lines a unit may take in (a sentence ending in a colon holds the code after it), so that a chunk
     never ends between a fence and its close."""
     fenced = [(m.start(), m.end()) for m in _FENCED.finditer(text)]
-    inside = [end for end in (unit.end for unit in units(text)) if any(a < end < b for a, b in fenced)]
-    ends = {unit.end for unit in units(text)} - set(inside) | {m.start() for m in _BLANK_LINE.finditer(text)}
-    return sorted(ends)
+    ends = {u.end for u in units(text) if not any(a < u.end < b for a, b in fenced)}
+    return sorted(ends | {m.start() for m in _BLANK_LINE.finditer(text)})
 
 
 def _cut(text: str, start: int, limit: int, ends: list[int]) -> int:

@@ -54,10 +54,6 @@ def pom_property(pom: Traversable, prop: str) -> str:
     return node.text.strip()
 
 
-def _pom_property(prop: str) -> str:
-    return pom_property(_POM, prop)
-
-
 @dataclass(frozen=True)
 class Plugin:
     """One server plugin: where its jars come from, how they are checked, what ``neo4j.conf`` it needs."""
@@ -90,7 +86,7 @@ class Plugin:
 APOC = Plugin(
     name="apoc",
     title="APOC Core",
-    version=_pom_property("apoc.version"),
+    version=pom_property(_POM, "apoc.version"),
     main_jar="apoc-core-",
     needed_by="LangChain's Neo4jGraph, LLM Graph Builder, neo4j-graphrag's Neo4jWriter",
     settings=(

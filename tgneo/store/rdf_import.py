@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import gc
 import os
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -418,8 +419,6 @@ def import_document(
     """Import an RDF document held in memory (``POST /api/v1/rdf``'s body) as :func:`import_file` imports a file:
     spooled to a temporary file and read by the same streaming reader, so that the HTTP API and ``tgneo import``
     accept and refuse the same documents with the same messages (``tests/test_rdf_import_roads.py``)."""
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="tgneo-import-") as folder:
         path = Path(folder) / "document"
         path.write_bytes(data)
@@ -435,8 +434,6 @@ def import_quads(
     progress: Progress | None = None,
 ) -> ImportStats:
     """Import quads already in memory (the import socket's frames, tests) with the same all-or-nothing guarantee."""
-    import tempfile
-
     from tgneo.rdf.writer import write
 
     with tempfile.TemporaryDirectory(prefix="tgneo-import-") as folder:
