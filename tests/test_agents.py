@@ -54,29 +54,34 @@ def test_react_records_the_decision_the_iteration_its_sub_trace_and_the_conclusi
     trace = trace_of(store, sample, events)
     (decision,) = steps_of(trace, "PatternDecision")
     assert decision["properties"]["pattern"] == "react" and decision["properties"]["taskType"] == "lookup"
-    # the knowledge graph first; it selects the edge that names the river, so it answers
-    # (test_a_tool_error_is_an_error_observation_… shows a second iteration deriving from the first)
-    (graph_call,) = steps_of(trace, "Analysis")
+    # the knowledge graph first, then the documents, each a sub-trace of its iteration
+    # (test_a_tool_error_is_an_error_observation_… shows an iteration after a failed one)
+    graph_call, document_call = steps_of(trace, "Analysis")
     assert graph_call["properties"]["action"] == "knowledge-query" and graph_call["parents"] == [trace["uri"]]
     assert graph_call["properties"]["llmModel"] == "tgneo-offline" and graph_call["properties"]["stepNumber"] == 1
     assert set(graph_call["properties"]["toolCandidate"]) == set(TOOLS)
+    assert document_call["properties"]["action"] == "document-query"
+    assert document_call["parents"] == [graph_call["uri"]] and document_call["properties"]["stepNumber"] == 2
     thoughts = sorted(t["documents"][0]["text"] for t in steps_of(trace, "Thought"))
     assert "I should look this up in the knowledge graph first." in thoughts
     (sub_question,) = steps_of(trace, "GraphRagQuestion")
     assert sub_question["parents"] == [graph_call["uri"]]  # the sub-trace derives from the calling iteration
-    syntheses = [s for s in steps_of(trace, "Synthesis") if s["uri"] != trace["uri"]]  # GraphRAG's
+    (doc_question,) = steps_of(trace, "DocRagQuestion")
+    assert doc_question["parents"] == [document_call["uri"]]
+    syntheses = [s for s in steps_of(trace, "Synthesis") if s["uri"] != trace["uri"]]  # the sub-traces'
     observations = {o["parents"][0] for o in steps_of(trace, "Observation")}
-    assert observations == {s["uri"] for s in syntheses}  # … and the observation from its sub-trace's answer
+    assert observations == {s["uri"] for s in syntheses}  # … and each observation from its sub-trace's answer
     (conclusion,) = steps_of(trace, "Conclusion")
     assert conclusion["properties"]["terminationReason"] == "final-answer"
-    assert conclusion["parents"] == [graph_call["uri"]]
+    assert conclusion["parents"] == [document_call["uri"]]
     assert "Vistula" in "".join(e.text for e in events if isinstance(e, AnswerChunk))
 
 
 def test_the_agent_stream_carries_thoughts_observations_and_ends_the_dialog(store: Store, sample: str) -> None:
     events = ask(store, RIVER, sample)
     kinds = [e.message_type for e in events if isinstance(e, AgentMessage)]
-    assert kinds == ["thought", "observation", "thought"]  # look up, what it found, the conclusion
+    # the graph, what it found, the documents, what they found, the conclusion
+    assert kinds == ["thought", "observation", "thought", "observation", "thought"]
     final = wire.encode(events[-1], SessionKind.AGENT)
     assert final["end_of_dialog"] is True and final["message_type"] == "answer"
     cited = {e["title"] for c in final["citations"] for e in c["evidence"]}

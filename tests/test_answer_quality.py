@@ -3,7 +3,7 @@
 Against the real Neo4j, with the default (offline) provider: every file loads, identifiers become whole
 entities, every statement keeps the sentence it was read from, each answer sentence cites the evidence
 that supports it (recorded as PROV, exported in the ``prov`` profile only, streamed on the final
-message), the agent reads the documents when the graph answers little, and a collection embedded by
+message), the agent reads the documents as well as the graph, and a collection embedded by
 another model is refused until it is re-embedded.
 """
 
@@ -206,6 +206,27 @@ def test_the_agent_reads_the_documents_when_the_graph_has_nothing() -> None:
     final = json.loads(llm.complete(Task("react", {"question": "What is x?", "tools": tools, "history": both})).text)
     assert final["final_answer"] == "I found nothing that answers this question."
     assert "neither the knowledge graph nor the documents" in final["thought"]
+
+
+def test_the_agent_asks_the_documents_too_when_the_graph_s_answer_names_the_question_s_words() -> None:
+    # the shape of pip's "Which URL prefix selects Mercurial?": the graph's sentence names Mercurial, not the prefix
+    llm = OfflineLLM()
+    question = "Which URL prefix selects Mercurial?"
+    graph = "Mercurial is one of the version control systems that pip supports for installing from a URL."
+    documents = "Mercurial URLs take the hg+ prefix, as in hg+https://hg.example.com/MyProject."
+    tools: list[dict[str, Any]] = [
+        {"name": n, "description": "", "arguments": {}} for n in ("knowledge-query", "document-query")
+    ]
+    history: list[dict[str, Any]] = [
+        {"action": "knowledge-query", "arguments": {"question": question}, "observation": graph, "error": None}
+    ]
+    step = json.loads(llm.complete(Task("react", {"question": question, "tools": tools, "history": history})).text)
+    assert step["action"] == "document-query" and step["arguments"] == {"question": question}
+    history.append(
+        {"action": "document-query", "arguments": {"question": question}, "observation": documents, "error": None}
+    )
+    final = json.loads(llm.complete(Task("react", {"question": question, "tools": tools, "history": history})).text)
+    assert final["final_answer"] == documents
 
 
 def test_the_agent_answers_from_an_observation_whose_quoted_sentence_says_nothing_or_could_not() -> None:

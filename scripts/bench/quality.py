@@ -17,9 +17,9 @@ Prints, as its LAST line, JSON ``{"bench": "quality", "ratios": {...}, "absolute
 suffixed with its set (``hit_rate_postgres_docrag``):
 
 * ``hit_rate_graphrag``, ``hit_rate_docrag``, ``hit_rate_agent`` — the share of answers that name one
-  of the question's gold terms (case-insensitive, as a whole term). Goal ≥ 0.8 each.
+  of the question's gold terms (case-insensitive, as a whole term). Goal ≥ 0.75 each (issue 38).
 * ``paraphrase_hit_rate_…`` — the same over the questions marked ``paraphrase`` (they share no content word
-  with the sentence that answers them). Goal ≥ 0.6.
+  with the sentence that answers them). Goal ≥ 0.5.
 * ``context_recall_graphrag``, ``…_docrag``, ``…_agent`` — the share of questions where the context
   handed to the answering stage names a gold term (matched as for the hit rate): what a real model
   (``TGNEO_LLM=openai``) would read, taken from the tasks the engine gives its provider, unchanged. For
@@ -86,7 +86,7 @@ CORPUS = HERE / "pip-24.2-topics"
 QUESTIONS = HERE / "questions.json"
 WORKSPACE = "bench"
 GOALS = {
-    "hit_rate": 0.8, "paraphrase_hit_rate": 0.6, "context_recall": 0.9, "paraphrase_context_recall": 0.7,
+    "hit_rate": 0.75, "paraphrase_hit_rate": 0.5, "context_recall": 0.9, "paraphrase_context_recall": 0.7,
     "source_recall": 0.9, "citation_precision": 0.9, "skipped_files": 0.0,
 }  # fmt: skip
 console = Console(stderr=True)
