@@ -3,8 +3,8 @@
 
 The offline answers quote the sentences of what was retrieved that score best for the question
 (:mod:`tgneo.llm.offline.answers`). This bench gives them the best retrieval there can be — every sentence of
-the one document that answers, for each question of both evaluation sets of ``scripts/bench/quality/`` (no Neo4j
-needed) — and asks whether the top sentence, or any of the top three, names one of the question's gold terms
+the one document that answers, for each question of the three evaluation sets of ``scripts/bench/quality/`` (no Neo4j
+needed) — and asks whether the top sentence, or any of the top three or ten, names one of the question's gold terms
 (as ``quality.py`` judges an answer), ranking by:
 
 * ``cosine`` — the embedder's similarity of each sentence to the question, alone;
@@ -16,7 +16,7 @@ passages (``answer``): what the engines' answers reach with retrieval that canno
 is near that, its shortfall is the answer's rule of quoting, not retrieval.
 
 Prints, as its LAST line, JSON ``{"bench": "sentences", "ratios": {...}, "absolute": {...}}`` with
-``{ranking}_top{1,3}_{set}_{model}``, ``answer_{set}_{model}`` and ``…_paraphrases_{set}_{model}`` (the share
+``{ranking}_top{1,3,10}_{set}_{model}``, ``answer_{set}_{model}`` and ``…_paraphrases_{set}_{model}`` (the share
 of questions answered at that depth). An engine does worse than these (retrieval misses, other documents'
 sentences compete), so where ``blend_top3_paraphrases`` stays under issue 38's goal for paraphrases (0.5), no
 tuning of the answers reaches it with that embedder. Embedders not installed (or not fetched) are reported and
@@ -46,7 +46,9 @@ from tgneo.llm.offline.meaning import using
 from tgneo.nlp.segment import sentences
 
 console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
-DEPTHS = (1, 3)
+DEPTHS = (1, 3, 10)
+"""Top 1 and 3: what a quoted answer can hold; top 10: what a context handed to a model can (GraphRAG hands at least
+13 evidence sentences: 25 edges, at most two a sentence), the ceiling for context recall by sentence ranking."""
 RANKINGS = ("cosine", "blend")
 
 
