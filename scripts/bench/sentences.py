@@ -85,14 +85,13 @@ def count(e: Any, evalset: EvalSet) -> tuple[Counts, list[dict[str, Any]]]:
         cosine = [sum(a * b for a, b in zip(question or (), v or (), strict=False)) for v in others]
         with using(e):
             blend = sentence_scores(q["question"], candidates)
+            said = docrag_synthesis({"question": q["question"], "passages": [{"text": t} for t in docs[q["source"]]]})
         for ranking, scores in (("cosine", cosine), ("blend", blend)):
             order = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))  # noqa: B023 - used at once
             for depth in DEPTHS:
                 hit = answered(order, candidates, q["gold"], depth)
                 counts[(ranking, depth, False)] += hit
                 counts[(ranking, depth, True)] += hit and bool(q.get("paraphrase"))
-        with using(e):
-            said = docrag_synthesis({"question": q["question"], "passages": [{"text": t} for t in docs[q["source"]]]})
         hit = any(mentions(said, g) for g in q["gold"])
         counts[("answer", 0, False)] += hit
         counts[("answer", 0, True)] += hit and bool(q.get("paraphrase"))
@@ -119,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for (ranking, depth, para), n in counts.items():
                 if para and not paraphrases:
                     continue
-                at = "answer" if ranking == "answer" else f"{ranking}_top{depth}"
+                at = column(ranking, depth).replace(" top ", "_top")
                 key = f"{at}{'_paraphrases' if para else ''}_{name}_{model}"
                 ratios[key] = round(n / (paraphrases if para else len(questions)), 3)
                 if not para:

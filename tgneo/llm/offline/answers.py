@@ -433,9 +433,8 @@ def react(inputs: Mapping[str, Any]) -> str:
                            "final_answer": f"{_expression(question)} = {observation}."})  # fmt: skip
     found = {str(h.get("action")): str(h.get("observation") or "") for h in history if not h.get("error")}
     found = {tool: text for tool, text in found.items() if not _says_nothing(text)}
-    relevance = {tool: _relevance(question, text) for tool, text in found.items()}
     if last.get("action") == "knowledge-query" and "document-query" in tools and "document-query" not in tried:
-        if "knowledge-query" not in relevance:
+        if "knowledge-query" not in found:
             thought = "The knowledge graph had nothing; the documents may."
             return _step(thought, "document-query", {"question": question})
         # always, not only when the graph found little: its answer can hold the question's words and not what was
@@ -445,6 +444,7 @@ def react(inputs: Mapping[str, Any]) -> str:
     if not found:
         return json.dumps({"thought": "No tool found anything: neither the knowledge graph nor the documents.",
                            "final_answer": "I found nothing that answers this question."})  # fmt: skip
+    relevance = {tool: _relevance(question, text) for tool, text in found.items()}  # scored only to answer
     best = max(found, key=lambda tool: (relevance[tool], tool == last.get("action")))
     return json.dumps({"thought": f"The {best} observation answers the question best.",
                        "final_answer": found[best]})  # fmt: skip
