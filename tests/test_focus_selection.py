@@ -1,4 +1,5 @@
-"""GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38).
+"""GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38): one edge of each
+sentence before any sentence's second.
 
 Pure: the selection rule of :func:`tgneo.engines.graphrag.select`, on edges whose evidence is SQLite's
 documentation's own sentences (``scripts/bench/quality/sqlite-3.40.1-docs``, as tgneo's HTML reader and
@@ -62,6 +63,20 @@ def test_the_score_limit_counts_the_edges_left_once_each_sentence_is_capped() ->
     sentences = {by_id[k].evidence for k in chosen}
     assert len(chosen) == 10  # the cut is filled: 2 of the many-fact sentence, then 8 sentences of one fact
     assert set(ONE_FACT_EACH) <= sentences
+
+
+def test_every_sentence_gives_its_best_edge_before_any_sentence_gives_a_second() -> None:
+    by_id, scores = corpus()
+    chosen = select(scores, by_id, score_limit=9, limit=25)
+    assert sorted(by_id[k].evidence for k in chosen) == sorted([MANY_FACTS, *ONE_FACT_EACH])  # 9 sentences, once each
+    assert chosen[0] == "e0"  # the many-fact sentence's best edge, still first by score
+
+
+def test_a_second_edge_of_a_sentence_fills_the_cut_only_when_too_few_sentences_scored() -> None:
+    by_id, scores = corpus()
+    chosen = select(scores, by_id, score_limit=30, limit=25)
+    assert sum(by_id[k].evidence == MANY_FACTS for k in chosen) == PER_EVIDENCE  # 9 sentences: room for seconds
+    assert chosen[:2] == ["e0", "e1"]
 
 
 def test_the_best_scored_edges_come_first_and_an_edge_scored_zero_is_never_selected() -> None:

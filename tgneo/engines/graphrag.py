@@ -172,36 +172,42 @@ def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:
 
 
 PER_EVIDENCE = 2
-"""Edges of one evidence sentence selected at the most: a sentence naming eight terms is 28 co-occurrence
-edges, and letting them all in would crowd out every other sentence. Two keep a sentence's pair of facts
-(*Polonium was named after Poland, the native country of Marie Curie.*); with three, and the cap applied after
-the ``edge_score_limit`` cut, the selected edges held the answer for 0.71 of SQLite's questions though the
-explored ones held it for 0.91 (0.79 now, one a sentence 0.81)."""
+"""Edges of one evidence sentence selected at the most, and only once every sentence that scored has given its
+best (:func:`_diverse`): a sentence naming eight terms is 28 co-occurrence edges, and letting them all in would
+crowd out every other sentence. Where fewer sentences scored than the ``edge_score_limit`` cut holds, a second edge
+keeps a sentence's pair of facts (*Polonium was named after Poland, the native country of Marie Curie.*).
+Measured on the quality bench (context recall, paraphrases in brackets): three a sentence, capped after the cut,
+SQLite 0.71 (0.32); two, capped before it, 0.79 (0.52), pip 0.93; breadth first, 0.81 (0.56), pip 0.95, hit rates
+unchanged (``docs/answer-quality.md``)."""
 
 
 def _diverse(ranked: list[str], by_id: Mapping[str, kg.Edge]) -> list[str]:
-    """``ranked`` with at most :data:`PER_EVIDENCE` edges per evidence sentence (edges without one all kept)."""
+    """``ranked`` (best first) breadth first: every evidence sentence's best edge in score order, then every
+    sentence's second best, and so on to :data:`PER_EVIDENCE` (edges without a sentence count as firsts)."""
     taken: dict[str, int] = {}
-    kept = []
+    rounds: list[tuple[int, str]] = []
     for key in ranked:
         evidence = by_id[key].evidence
+        turn = 0
         if evidence is not None:
-            taken[evidence] = taken.get(evidence, 0) + 1
-            if taken[evidence] > PER_EVIDENCE:
+            turn = taken.get(evidence, 0)
+            taken[evidence] = turn + 1
+            if turn >= PER_EVIDENCE:
                 continue
-        kept.append(key)
-    return kept
+        rounds.append((turn, key))
+    return [key for _, key in sorted(rounds, key=lambda pair: pair[0])]  # stable: score order within a round
 
 
 def select(scores: Mapping[str, float], by_id: Mapping[str, kg.Edge], score_limit: int, limit: int) -> list[str]:
-    """The edges to reason about: best score first, at most :data:`PER_EVIDENCE` of one evidence sentence, the
-    ``score_limit`` best of those, then the ``limit`` best that scored above 0.
+    """The edges to reason about, best score first: of the edges that scored above 0, the ``score_limit``
+    first of a breadth-first pass over their sentences (:func:`_diverse`), then the ``limit`` best of those.
 
-    The cap on a sentence's edges comes before the ``score_limit`` cut, not after it: else a few sentences
-    that each state many facts fill the cut, and the cap leaves synthesis a handful of sentences.
+    A sentence's second edge comes in only when fewer than ``score_limit`` sentences scored: else a few
+    sentences that each state many facts fill the cut and leave synthesis a handful of sentences.
     """
-    ranked = _diverse(sorted(scores, key=lambda k: (-scores[k], k)), by_id)[:score_limit]
-    return [k for k in ranked if scores[k] > 0][:limit]
+    positive = [k for k in sorted(scores, key=lambda k: (-scores[k], k)) if scores[k] > 0]
+    cut = set(_diverse(positive, by_id)[:score_limit])
+    return [k for k in positive if k in cut][:limit]
 
 
 def _shown(key: str, edge: kg.Edge) -> dict[str, Any]:
