@@ -1,5 +1,5 @@
-"""GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38): one edge of each
-sentence before any sentence's second.
+"""GraphRAG's Focus hands synthesis many sentences, not a few sentences' many facts (issue 38): past the best
+sentences, which keep their pair of facts, one edge of each sentence before any sentence's second.
 
 Pure: the selection rule of :func:`tgneo.engines.graphrag.select`, on edges whose evidence is SQLite's
 documentation's own sentences (``scripts/bench/quality/sqlite-3.40.1-docs``, as tgneo's HTML reader and
@@ -65,18 +65,22 @@ def test_the_score_limit_counts_the_edges_left_once_each_sentence_is_capped() ->
     assert set(ONE_FACT_EACH) <= sentences
 
 
-def test_every_sentence_gives_its_best_edge_before_any_sentence_gives_a_second() -> None:
+def test_the_best_sentences_give_their_pair_of_facts_at_once() -> None:
     by_id, scores = corpus()
     chosen = select(scores, by_id, score_limit=9, limit=25)
-    assert sorted(by_id[k].evidence for k in chosen) == sorted([MANY_FACTS, *ONE_FACT_EACH])  # 9 sentences, once each
-    assert chosen[0] == "e0"  # the many-fact sentence's best edge, still first by score
+    assert chosen[:2] == ["e0", "e1"]  # the best sentence's two facts (a question's hop), then one-fact sentences
+    assert [by_id[k].evidence for k in chosen[2:]] == ONE_FACT_EACH[:7]
 
 
-def test_a_second_edge_of_a_sentence_fills_the_cut_only_when_too_few_sentences_scored() -> None:
+def test_a_sentence_past_the_best_gives_a_second_edge_only_after_every_sentence_gave_one() -> None:
     by_id, scores = corpus()
-    chosen = select(scores, by_id, score_limit=30, limit=25)
-    assert sum(by_id[k].evidence == MANY_FACTS for k in chosen) == PER_EVIDENCE  # 9 sentences: room for seconds
-    assert chosen[:2] == ["e0", "e1"]
+    for n in range(15):  # the many-fact sentence now ranks sixth, between the fifth and sixth one-fact sentences
+        scores[f"e{n}"] = 0.455 - n * 0.0001
+    chosen = select(scores, by_id, score_limit=9, limit=25)
+    assert sum(by_id[k].evidence == MANY_FACTS for k in chosen) == 1
+    assert len({by_id[k].evidence for k in chosen}) == 9
+    wide = select(scores, by_id, score_limit=30, limit=25)  # room for every sentence: then its second edge
+    assert sum(by_id[k].evidence == MANY_FACTS for k in wide) == PER_EVIDENCE
 
 
 def test_the_best_scored_edges_come_first_and_an_edge_scored_zero_is_never_selected() -> None:

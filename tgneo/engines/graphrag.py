@@ -172,19 +172,24 @@ def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:
 
 
 PER_EVIDENCE = 2
-"""Edges of one evidence sentence selected at the most, and only once every sentence that scored has given its
-best (:func:`_diverse`): a sentence naming eight terms is 28 co-occurrence edges, and letting them all in would
-crowd out every other sentence. Where fewer sentences scored than the ``edge_score_limit`` cut holds, a second edge
-keeps a sentence's pair of facts (*Polonium was named after Poland, the native country of Marie Curie.*).
-Measured on the quality bench (context recall, paraphrases in brackets): three a sentence, capped after the cut,
-SQLite 0.71 (0.32); two, capped before it, 0.79 (0.52), pip 0.93; breadth first, 0.81 (0.56), pip 0.95, hit rates
-unchanged (``docs/answer-quality.md``)."""
+"""Edges of one evidence sentence selected at the most: a sentence naming eight terms is 28 co-occurrence edges,
+and letting them all in would crowd out every other sentence. Two keep a sentence's pair of facts, the hop a
+question may ask across (*Polonium was named after Poland, the native country of Marie Curie.*): the best
+:data:`PAIRED` sentences give their two at once; the others give one each before any gives a second
+(:func:`_diverse`). Measured on the quality bench (context recall, paraphrases in brackets): three a sentence,
+capped after the ``edge_score_limit`` cut, SQLite 0.71 (0.32); two, capped before it, 0.79 (0.52), pip 0.93;
+one, 0.81 (0.56), pip 0.95, but the demo's question lost its second hop (``docs/answer-quality.md``)."""
+PAIRED = 3
+"""How many of the best sentences keep both facts from the start: as many as the offline answer quotes at most
+(:data:`tgneo.llm.offline.answers.MAX_ANSWER_SENTENCES`)."""
 
 
 def _diverse(ranked: list[str], by_id: Mapping[str, kg.Edge]) -> list[str]:
-    """``ranked`` (best first) breadth first: every evidence sentence's best edge in score order, then every
-    sentence's second best, and so on to :data:`PER_EVIDENCE` (edges without a sentence count as firsts)."""
+    """``ranked`` (best first) breadth first: the best :data:`PAIRED` sentences' two best edges and every other
+    evidence sentence's best, in score order, then the other sentences' second best (edges without a sentence
+    count as firsts)."""
     taken: dict[str, int] = {}
+    place: dict[str, int] = {}  # each sentence's place among the sentences, by its best edge
     rounds: list[tuple[int, str]] = []
     for key in ranked:
         evidence = by_id[key].evidence
@@ -192,8 +197,11 @@ def _diverse(ranked: list[str], by_id: Mapping[str, kg.Edge]) -> list[str]:
         if evidence is not None:
             turn = taken.get(evidence, 0)
             taken[evidence] = turn + 1
+            place.setdefault(evidence, len(place))
             if turn >= PER_EVIDENCE:
                 continue
+            if turn == 1 and place[evidence] < PAIRED:
+                turn = 0
         rounds.append((turn, key))
     return [key for _, key in sorted(rounds, key=lambda pair: pair[0])]  # stable: score order within a round
 
@@ -202,8 +210,9 @@ def select(scores: Mapping[str, float], by_id: Mapping[str, kg.Edge], score_limi
     """The edges to reason about, best score first: of the edges that scored above 0, the ``score_limit``
     first of a breadth-first pass over their sentences (:func:`_diverse`), then the ``limit`` best of those.
 
-    A sentence's second edge comes in only when fewer than ``score_limit`` sentences scored: else a few
-    sentences that each state many facts fill the cut and leave synthesis a handful of sentences.
+    A sentence past the best :data:`PAIRED` gives a second edge only when fewer than ``score_limit`` sentences
+    scored: else a few sentences that each state many facts fill the cut and leave synthesis a handful of
+    sentences.
     """
     positive = [k for k in sorted(scores, key=lambda k: (-scores[k], k)) if scores[k] > 0]
     cut = set(_diverse(positive, by_id)[:score_limit])
