@@ -66,6 +66,16 @@ def test_the_readme_is_under_250_lines() -> None:
     assert len(README.read_text(encoding="utf-8").splitlines()) < 250
 
 
+def test_the_readme_s_answer_quality_rows_are_the_manual_s() -> None:
+    """The README's Answer quality table quotes the manual's (docs/answer-quality.md), row for row: the figures
+    are measured once, and the front page cannot drift from the page that explains them."""
+    section = README.read_text(encoding="utf-8").split("## Answer quality", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| set ")]
+    manual = set((ROOT / "docs" / "answer-quality.md").read_text(encoding="utf-8").splitlines())
+    assert len(rows) == 6, "before and after for each of the three sets"
+    assert [row for row in rows if row not in manual] == []
+
+
 def _picture() -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """The README's picture of a trace: each node's label by its id, and its edges ``(from, type, to)``."""
     picture = re.search(r"```mermaid\n(.*?)```", README.read_text(encoding="utf-8"), re.S)

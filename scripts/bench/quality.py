@@ -316,6 +316,9 @@ def measure(
         absolute[f"seconds_per_question_{name}_{kind.value}"] = round(sum(a.seconds for a in got) / max(1, len(got)), 3)
         absolute[f"errors_{name}_{kind.value}"] = sum(a.error is not None for a in got)
         absolute[f"missed_{name}_{kind.value}"] = [q["question"] for h, q in zip(hit, questions, strict=True) if not h]
+        absolute[f"source_missed_{name}_{kind.value}"] = [
+            q["question"] for a, q in zip(got, questions, strict=True) if q["source"] not in a.files
+        ]
         absolute[f"context_missed_{name}_{kind.value}"] = [
             q["question"] for h, q in zip(held, questions, strict=True) if not h
         ]

@@ -152,13 +152,19 @@ def ground(session: Session, uri: str, question: str) -> tuple[Grounding, list[s
     exactly what was looked up. Document RAG grounds the same way (TrustGraph has one builder for both).
     """
     call = session.complete(Task("grounding", {"question": session.question}))
+    concepts = concepts_of(call.text, session.question)
+    return Grounding(uri=uri, question=question, concepts=tuple(concepts), **usage(call)), concepts
+
+
+def concepts_of(grounding: str, question: str) -> list[str]:
+    """The concepts a ``grounding`` answer names for ``question``: its lines, bullets and quotes stripped,
+    deduplicated, at most 12 (the question itself when it names none)."""
     concepts: list[str] = []
-    for line in call.text.splitlines():
+    for line in grounding.splitlines():
         concept = line.strip().strip("-*•").strip().strip("\"'").strip()
         if concept and concept.lower() not in (c.lower() for c in concepts) and len(concept) <= 200:
             concepts.append(concept)
-    concepts = concepts[:12] or [session.question.strip()[:200]]
-    return Grounding(uri=uri, question=question, concepts=tuple(concepts), **usage(call)), concepts
+    return concepts[:12] or [question.strip()[:200]]
 
 
 def nothing_found(session: Session, concepts: list[str], seeds: int) -> str:
