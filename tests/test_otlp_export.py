@@ -1,10 +1,12 @@
-"""tgneo traces out as OpenTelemetry spans: ``tgneo export --format otlp-json`` and ``TGNEO_OTLP_ENDPOINT``.
+"""tgneo traces out as OpenTelemetry spans: ``tgneo export --format otlp-json`` and ``OTEL_EXPORTER_OTLP_*``.
 
 Questions are asked for real (the CLI, the runtime, the offline model or a real OpenAI-compatible server on
 loopback), the traces read back from Neo4j, and what leaves tgneo is parsed into OpenTelemetry's own
 ``ExportTraceServiceRequest`` — the JSON with protobuf's JSON mapping after this file's own hex → base64 step,
-the POSTed bytes with ``FromString`` — then held against the stored trace: a span per step naming its PROV
-entity, parents as derived, tokens as counted. The endpoint is a real HTTP server on loopback.
+the bytes the OpenTelemetry SDK's exporter POSTs with ``FromString`` — then held against the stored trace: a span
+per step naming its PROV entity, parents as derived, tokens as counted. The endpoint is a real HTTP server on
+loopback (tests/otlp_endpoint.py); the SDK's retries, compression, batching and exit flush are in
+tests/test_otlp_export_sdk.py.
 """
 
 from __future__ import annotations
@@ -12,28 +14,24 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import queue
-import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from google.protobuf import json_format
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
-from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
+from opentelemetry.proto.trace.v1.trace_pb2 import Span, SpanFlags, Status
 
 from tests.clirun import tgneo
 from tests.conftest import Neo4jServer
 from tests.ingesting import hold_a_fact
+from tests.otlp_endpoint import OtlpEndpoint, otlp_endpoint
 from tgneo.config import Settings
 from tgneo.engines import Request
+from tgneo.engines.verify import DEFAULT_BUDGET
 from tgneo.errors import ConfigError
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
@@ -96,6 +94,20 @@ def attributes(span: Span) -> dict[str, Any]:
 
 def spans_of(request: ExportTraceServiceRequest) -> list[Span]:
     return [span for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans]
+
+
+def without_sdk_flags(request: ExportTraceServiceRequest) -> ExportTraceServiceRequest:
+    """``request`` less the one thing the SDK's encoder adds to every span and link it sends (and tgneo's mapping
+    does not have): OTLP's ``flags`` saying the parent's remoteness is known (and that it is not remote)."""
+    copy = ExportTraceServiceRequest()
+    copy.CopyFrom(request)
+    for span in spans_of(copy):
+        assert span.flags == SpanFlags.SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK, span.name
+        span.ClearField("flags")
+        for link in span.links:
+            assert link.flags == SpanFlags.SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK, span.name
+            link.ClearField("flags")
+    return copy
 
 
 def by_entity(spans: list[Span]) -> dict[str, Span]:
@@ -236,46 +248,13 @@ def test_export_otlp_json_without_a_trace_uri_is_refused_in_one_line(neo4j_serve
 
 
 # --------------------------------------------------------------------------------------------------
-# TGNEO_OTLP_ENDPOINT: the runtime posts each answered trace
-
-
-class Collector:
-    """A real OTLP/HTTP endpoint on loopback: it keeps each ``POST /v1/traces`` and answers as OTLP does."""
-
-    def __init__(self) -> None:
-        self.received: queue.Queue[tuple[str, dict[str, str], bytes]] = queue.Queue()
-        received = self.received
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802  (http.server's naming)
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                received.put((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                answer = ExportTraceServiceResponse().SerializeToString()
-                self.send_response(200 if self.path == "/v1/traces" else 404)
-                self.send_header("Content-Type", "application/x-protobuf")
-                self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def next(self) -> tuple[str, dict[str, str], bytes]:
-        return self.received.get(timeout=30)
+# OTEL_EXPORTER_OTLP_ENDPOINT: the runtime exports each answered trace through the OpenTelemetry SDK
 
 
 @pytest.fixture
-def collector() -> Iterator[Collector]:
-    endpoint = Collector()
-    thread = threading.Thread(target=endpoint.server.serve_forever, daemon=True)
-    thread.start()
-    yield endpoint
-    endpoint.server.shutdown()
-    endpoint.server.server_close()
-    thread.join()
+def collector() -> Iterator[OtlpEndpoint]:
+    with otlp_endpoint() as endpoint:
+        yield endpoint
 
 
 def answer(runtime: Runtime, kind: SessionKind, question: str, collection: str, **options: Any) -> list[dict[str, Any]]:
@@ -283,29 +262,97 @@ def answer(runtime: Runtime, kind: SessionKind, question: str, collection: str, 
 
 
 def test_the_runtime_posts_each_answered_trace_as_protobuf_to_the_otlp_endpoint(
-    neo4j_server: Neo4jServer, store: Store, sample: str, collector: Collector
+    neo4j_server: Neo4jServer, store: Store, sample: str, collector: OtlpEndpoint
 ) -> None:
     settings = neo4j_server.settings(otlp_endpoint=collector.url + "/", otlp_headers="x-api-key=s3cret%2Ftoken")
-    messages = answer(Runtime(store, settings, llm=OfflineLLM()), SessionKind.GRAPH_RAG, POLONIUM, sample)
-    path, headers, body = collector.next()
-    assert path == "/v1/traces" and headers["content-type"] == "application/x-protobuf"
-    assert headers["x-api-key"] == "s3cret/token"
-    request = ExportTraceServiceRequest.FromString(body)
+    runtime = Runtime(store, settings, llm=OfflineLLM())
+    messages = answer(runtime, SessionKind.GRAPH_RAG, POLONIUM, sample)
+    runtime.close()  # the SDK's batch processor sends what it holds
+    post = collector.next()
+    assert post.path == "/v1/traces" and post.headers["content-type"] == "application/x-protobuf"
+    assert post.headers["x-api-key"] == "s3cret/token"
+    request = post.request()
     trace = get_trace(store, W, sample, messages[-1]["trace"])
     assert_spans_match(trace, spans_of(request), W, sample)
     assert sum(attributes(s).get("gen_ai.usage.input_tokens", 0) for s in spans_of(request)) == messages[-1]["in_token"]
-    # the bytes are what `tgneo export --format otlp-json` describes, as protobuf
-    assert request == parse_otlp_json(otlp_json(trace))
+    # the bytes are what `tgneo export --format otlp-json` describes, as protobuf: one mapping, two encodings
+    assert without_sdk_flags(request) == parse_otlp_json(otlp_json(trace))
+
+
+def test_a_verified_answer_exports_its_check_as_a_span_around_one_chat_span_per_re_run(
+    neo4j_server: Neo4jServer, store: Store, sample: str, collector: OtlpEndpoint
+) -> None:
+    runtime = Runtime(store, neo4j_server.settings(otlp_endpoint=collector.url), llm=OfflineLLM())
+    messages = list(runtime.ask(SessionKind.GRAPH_RAG, Request(POLONIUM, W, sample, {}, verify=DEFAULT_BUDGET)))
+    runtime.close()
+    request = collector.next().request()
+    final = messages[-1]
+    trace = get_trace(store, W, sample, final["trace"])
+    checked = trace["verification"]
+    assert checked is not None and checked["uri"] == final["verification"]["uri"]
+    spans = by_entity(spans_of(request))
+    assert set(spans) == {s["uri"] for s in trace["steps"]}
+    steps = {s["uri"]: s for s in trace["steps"]}
+
+    # the check: a span under the answer's, with what it found, and no usage of its own …
+    span = spans[checked["uri"]]
+    attrs = attributes(span)
+    (answer,) = steps[checked["uri"]]["parents"]
+    assert steps[answer]["type"] == "Synthesis" and span.parent_span_id == spans[answer].span_id
+    assert span.name == "Verification" and span.kind == Span.SPAN_KIND_INTERNAL
+    assert (
+        attrs["tgneo.verification.verdict"],
+        attrs["tgneo.verification.sufficiency"],
+        attrs["tgneo.verification.model"],
+    ) == (checked["verdict"], checked["sufficiency"], checked["model"])
+    assert attrs["tgneo.verification.calls"] == steps[checked["uri"]]["properties"]["calls"] == 6
+    assert attrs.get("tgneo.verification.stands_without", []) == checked["stands_without"]
+    assert not {k for k in attrs if k.startswith("gen_ai.")}
+    assert span.end_time_unix_nano == ns(steps[checked["uri"]]["properties"]["generatedAtTime"])
+
+    # … around one chat span per re-run, each with its model, tokens and answer, a leave-one-out with its item
+    reruns = [s for s in trace["steps"] if s["type"] == "Counterfactual"]
+    assert len(reruns) == 6
+    necessity = {}
+    for rerun in reruns:
+        child = spans[rerun["uri"]]
+        got = attributes(child)
+        assert child.parent_span_id == span.span_id and child.name == "chat Counterfactual"
+        assert child.kind == Span.SPAN_KIND_CLIENT and got["gen_ai.operation.name"] == "chat"
+        assert span.start_time_unix_nano <= child.start_time_unix_nano <= child.end_time_unix_nano
+        assert child.end_time_unix_nano <= span.end_time_unix_nano
+        props = rerun["properties"]
+        assert got["gen_ai.usage.input_tokens"] == props["inToken"] and got["gen_ai.request.model"] == props["llmModel"]
+        assert got["tgneo.counterfactual.ablation"] == props["ablation"]
+        assert got["tgneo.counterfactual.ablated"] == rerun["ablated"]
+        assert got["tgneo.counterfactual.preserved"] == props["preserved"]
+        said = json.loads(got["gen_ai.output.messages"])[0]["parts"][0]["content"]
+        assert said == rerun["documents"][0]["text"]
+        if props["ablation"] == "leave-one-out":
+            necessity[got["tgneo.counterfactual.item"]] = got["tgneo.counterfactual.necessity"]
+        else:
+            assert "tgneo.counterfactual.item" not in got and "tgneo.counterfactual.necessity" not in got
+    assert necessity == checked["necessity"] == {i["iri"]: i["necessity"] for i in final["verification"]["items"]}
+    # usage adds up to what the answer and its check spent, each model call counted once
+    assert sum(attributes(s).get("gen_ai.usage.input_tokens", 0) for s in spans.values()) == final["in_token"]
+    assert sum(attributes(s).get("gen_ai.usage.output_tokens", 0) for s in spans.values()) == final["out_token"]
+
+    # one mapping, two encodings; and `tgneo export --format otlp-json` gives the same spans every time
+    assert without_sdk_flags(request) == parse_otlp_json(otlp_json(trace))
+    exported = [tgneo(neo4j_server, "export", final["trace"], "--format", "otlp-json", "--workspace", W,
+                      "--collection", sample).stdout for _ in range(2)]  # fmt: skip
+    assert exported[0] == exported[1] and json.loads(exported[0]) == otlp_json(trace)
 
 
 def test_a_failed_answer_is_exported_too_with_its_errors_as_error_spans(
-    neo4j_server: Neo4jServer, store: Store, collection: str, collector: Collector, prose_model: OpenAILLM
+    neo4j_server: Neo4jServer, store: Store, collection: str, collector: OtlpEndpoint, prose_model: OpenAILLM
 ) -> None:
     hold_a_fact(store, W, collection)
     runtime = Runtime(store, neo4j_server.settings(otlp_endpoint=collector.url), llm=prose_model)
     # an agent on a model that answers prose reads no step from it: each iteration records an Error observation
     messages = answer(runtime, SessionKind.AGENT, "What did Marie Curie discover?", collection, pattern="react")
-    request = ExportTraceServiceRequest.FromString(collector.next()[2])
+    assert runtime.exporter is not None and runtime.exporter.flush()
+    request = collector.next().request()
     root = next(m for m in messages if m["message_type"] == "explain")["explain_id"]
     trace = get_trace(store, W, collection, root)
     spans = by_entity(spans_of(request))
@@ -324,7 +371,8 @@ def test_a_failed_answer_is_exported_too_with_its_errors_as_error_spans(
     # was recorded, the question, still goes
     failed = answer(runtime, SessionKind.AGENT, "What did Marie Curie discover?", collection)
     assert "the router stage did not answer a JSON object" in failed[-1]["error"]["message"]
-    (span,) = spans_of(ExportTraceServiceRequest.FromString(collector.next()[2]))
+    runtime.close()
+    (span,) = spans_of(collector.next().request())
     assert attributes(span)["tgneo.prov.entity"] == failed[-1]["trace"]
     assert span.name == "invoke_agent agent"
 
@@ -332,17 +380,16 @@ def test_a_failed_answer_is_exported_too_with_its_errors_as_error_spans(
 def test_an_unreachable_endpoint_costs_the_answer_nothing_but_a_warning(
     neo4j_server: Neo4jServer, store: Store, sample: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    closed = Collector()  # bound, then closed: nothing listens on its port
+    closed = OtlpEndpoint()  # bound, then closed: nothing listens on its port
     closed.server.server_close()
     runtime = Runtime(store, neo4j_server.settings(otlp_endpoint=closed.url), llm=OfflineLLM())
     with caplog.at_level(logging.WARNING, logger="tgneo.otlp"):
         messages = answer(runtime, SessionKind.AGENT, ARITHMETIC, sample)
         assert messages[-1]["end_of_dialog"] is True and "error" not in messages[-1]
-        from tgneo.otlp import export_http as exporter
-
-        for thread in list(exporter._pending):
-            thread.join(10)
-    assert any(f"OTLP export to {closed.url}/v1/traces failed" in r.getMessage() for r in caplog.records)
+        runtime.close()  # the SDK retries a refused connection with backoff until its timeout (10 s), then gives up
+    steps = len(get_trace(store, W, sample, messages[-1]["trace"])["steps"])
+    assert any(f"OTLP export of {steps} span(s) to {closed.url}/v1/traces failed" in r.getMessage()
+               for r in caplog.records if r.name == "tgneo.otlp")  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------------
@@ -378,15 +425,32 @@ def test_spans_keep_the_instants_a_step_has_and_lay_the_others_end_to_end_by_the
     assert spans[root].trace_id == hashlib.sha256(root.encode()).digest()[:16]  # no UUID in the root: its hash
 
 
-def test_otlp_settings_come_from_the_environment_and_bad_ones_name_their_variable() -> None:
-    settings = Settings.from_env(
-        {"TGNEO_OTLP_ENDPOINT": "http://collector:4318", "TGNEO_OTLP_HEADERS": "a=1, b = x%3Dy"}
+def test_otlp_settings_are_opentelemetrys_own_variables_and_bad_ones_name_their_variable() -> None:
+    def target(**env: str) -> OtlpTarget | None:
+        return OtlpTarget.from_settings(Settings.from_env(env))
+
+    base = target(OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318", OTEL_EXPORTER_OTLP_HEADERS="a=1, b = x%3Dy")
+    assert base == OtlpTarget("http://collector:4318/v1/traces", {"a": "1", "b": "x=y"})
+    assert target(OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318/") == OtlpTarget("http://collector:4318/v1/traces")
+    # the traces URL is taken as it is, and wins; so do the traces headers
+    both = target(OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=
+                  "https://otlp.example/api/traces", OTEL_EXPORTER_OTLP_HEADERS="a=1",
+                  OTEL_EXPORTER_OTLP_TRACES_HEADERS="t=2")  # fmt: skip
+    assert both == OtlpTarget("https://otlp.example/api/traces", {"t": "2"})
+    # nothing set, or OpenTelemetry's own off switches: no export
+    assert target() is None
+    assert target(OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318", OTEL_TRACES_EXPORTER="none") is None
+    assert target(OTEL_EXPORTER_OTLP_ENDPOINT="http://collector:4318", OTEL_SDK_DISABLED="TRUE") is None
+    assert target(OTEL_EXPORTER_OTLP_ENDPOINT="http://c:4318", OTEL_TRACES_EXPORTER="console,otlp") is not None
+    # the deprecated names still name a target, as they did (their warning: tests/test_otlp_export_sdk.py)
+    old = target(TGNEO_OTLP_ENDPOINT="http://old:4318/v1/traces", TGNEO_OTLP_HEADERS="k=v")
+    assert old == OtlpTarget("http://old:4318/v1/traces", {"k": "v"})
+    assert target(TGNEO_OTLP_ENDPOINT="http://old:4318", OTEL_EXPORTER_OTLP_ENDPOINT="http://new:4318") == OtlpTarget(
+        "http://new:4318/v1/traces"
     )
-    target = OtlpTarget.from_settings(settings)
-    assert target is not None and target.url == "http://collector:4318/v1/traces"
-    assert dict(target.headers) == {"a": "1", "b": "x=y"}
-    assert OtlpTarget.from_settings(Settings.from_env({})) is None
-    with pytest.raises(ConfigError, match="TGNEO_OTLP_ENDPOINT='collector:4318' is not an http"):
-        OtlpTarget.from_settings(Settings.from_env({"TGNEO_OTLP_ENDPOINT": "collector:4318"}))
-    with pytest.raises(ConfigError, match="TGNEO_OTLP_HEADERS: entry 2 is not key=value"):
-        parse_headers("a=1,secret-without-equals")
+    with pytest.raises(ConfigError, match="OTEL_EXPORTER_OTLP_ENDPOINT='collector:4318' is not an http"):
+        target(OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318")
+    with pytest.raises(ConfigError, match="OTEL_EXPORTER_OTLP_TRACES_HEADERS: entry 2 is not key=value"):
+        target(OTEL_EXPORTER_OTLP_ENDPOINT="http://c:4318", OTEL_EXPORTER_OTLP_TRACES_HEADERS="a=1,secret-no-equals")
+    with pytest.raises(ConfigError, match="TGNEO_OTLP_HEADERS: entry 1 is not key=value"):
+        parse_headers("=x", "TGNEO_OTLP_HEADERS")

@@ -33,6 +33,7 @@ from tests.serving import Served, Tenant, tg
 from tests.test_langchain_adapter import QUESTION, agent, chat, rag_chain, search_pip_docs
 from tests.test_langchain_adapter import model as model  # noqa: F401  (the loopback model fixture)
 from tests.test_langchain_adapter import vectors as vectors  # noqa: F401  (Neo4jVector over pip's guides)
+from tgneo.otlp.export import otlp_json
 from tgneo.rdf.ontology import graph_of
 from tgneo.rdf.ontology import validate as run_shapes
 from tgneo.store import Store
@@ -193,6 +194,42 @@ def test_genai_spans_become_an_agent_trace_with_their_tokens(store: Store, serve
     assert analysis["properties"]["action"] == "search" and analysis["properties"]["inToken"] == 31
     (conclusion,) = steps_of(trace, "Conclusion")
     assert conclusion["properties"]["inToken"] == 52 and conclusion["properties"]["llmModel"] == "gpt-4o-2024-08-06"
+
+
+def test_spans_of_tgneos_own_export_are_acknowledged_and_not_recorded_again_beside_a_pipelines(
+    store: Store, served: Served
+) -> None:
+    """What a Collector forwarding every service's spans to tgneo serve brings: tgneo's own (instrumentation scope
+    ``tgneo``, their trace already recorded when tgneo answered) beside a pipeline's, in one request."""
+    collection = f"otlp-{uuid.uuid4().hex[:8]}"
+    trace_id, spans = genai_agent_spans("How do I clear the cache?")
+    root = f"urn:trustgraph:question:{uuid.uuid4()}"
+    answered = {"uri": root, "workspace": "elsewhere", "collection": "default", "steps": [
+        {"uri": root, "labels": ["GraphRagQuestion"], "parents": [], "type": "GraphRagQuestion",
+         "properties": {"query": "Who named polonium?"}},
+        {"uri": f"{root}/synthesis", "labels": [], "parents": [root], "type": "Synthesis",
+         "properties": {"text": "Marie Curie."}},
+    ]}  # fmt: skip
+    own = otlp_json(answered)["resourceSpans"]
+    theirs = {"resource": {"attributes": [attr("service.name", "helper")]},
+              "scopeSpans": [{"scope": {"name": "test"}, "spans": spans}]}  # fmt: skip
+    body = json.dumps({"resourceSpans": [*own, theirs]}).encode()
+    response = post(served, served.a, collection, body)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"partialSuccess": {"errorMessage": (
+        "2 span(s) of tgneo's own export (instrumentation scope 'tgneo') not recorded again: tgneo recorded their "
+        "traces when it answered them (tgneo export and tgneo import copy traces between stores)")}}  # fmt: skip
+    (trace,) = traces_in(store, served.a.workspace, collection)
+    assert trace_id[:8] in trace["uri"].replace("-", "") and trace["query"] == "How do I clear the cache?"
+    kept = counts(store, served.a.workspace, collection)
+    assert (kept.trees, kept.spans) == (1, len(spans))
+    # alone, tgneo's own spans leave nothing behind: the same answer, nothing kept or recorded
+    elsewhere = f"otlp-{uuid.uuid4().hex[:8]}"
+    alone = post(served, served.a, elsewhere, json.dumps(otlp_json(answered)).encode())
+    assert alone.status_code == 200 and alone.json() == response.json()
+    assert traces_in(store, served.a.workspace, elsewhere) == []
+    nothing = counts(store, served.a.workspace, elsewhere)
+    assert (nothing.trees, nothing.spans, nothing.recorded) == (0, 0, 0)
 
 
 def test_a_span_tree_sent_in_pieces_out_of_order_is_recorded_once_it_is_whole(store: Store, served: Served) -> None:

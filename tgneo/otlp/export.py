@@ -1,10 +1,12 @@
 """tgneo traces as OpenTelemetry spans (OTLP), so Phoenix, Langfuse, Jaeger or any OTLP backend shows them.
 
-The input is a trace as :func:`tgneo.store.traces.get_trace` returns it; the output is the body of an OTLP
-``ExportTraceServiceRequest``, in the OTLP/JSON encoding (:func:`otlp_json`: ids in lowercase hex, 64-bit
-integers as strings, enums as integers) or as protobuf bytes (:func:`otlp_protobuf`, what OTLP/HTTP
-exporters send). Pure: no driver, no I/O; the same trace always gives the same bytes, so exporting a trace
-twice gives a backend the same spans rather than a second copy.
+The input is a trace as :func:`tgneo.store.traces.get_trace` returns it. The mapping is :func:`step_spans`: one
+:class:`StepSpan` per step, plain values, before any encoding. Two encodings are made from it and from nothing
+else: the OTLP/JSON ``ExportTraceServiceRequest`` (:func:`otlp_json`: ids in lowercase hex, 64-bit integers as
+strings, enums as integers; ``tgneo export --format otlp-json``), and the OpenTelemetry SDK's spans that
+:mod:`tgneo.otlp.export_http` hands to the SDK's batch processor and OTLP/HTTP exporter. Pure: no driver, no I/O,
+no SDK; the same trace always gives the same spans, so exporting a trace twice gives a backend the same spans
+rather than a second copy.
 
 How a trace becomes spans:
 
@@ -37,6 +39,14 @@ How a trace becomes spans:
                                                                    ``gen_ai.output.messages``
   Thought, Observation, Finding, …              (none)             an Observation's text as
                                                                    ``gen_ai.tool.call.result``
+  Verification (the counterfactual check of an  (none)             ``tgneo.verification.verdict``,
+  answer, a child of the answer's span)                            ``.sufficiency``, ``.calls``, ``.model``,
+                                                                   ``.stands_without`` (sentence numbers)
+  Counterfactual (one re-run of the answering   ``chat``           ``tgneo.counterfactual.ablation``,
+  stage, a child of its Verification's span)                       ``.ablated`` (the selection IRIs left out, or
+                                                                   kept alone), ``.preserved``; a leave-one-out's
+                                                                   ``.item`` and ``.necessity``; its answer as
+                                                                   ``gen_ai.output.messages``
   ============================================  =================  ============================================
 
   Token counts sit on the step that spent them, never summed onto a parent, so a backend that adds up
@@ -45,43 +55,63 @@ How a trace becomes spans:
   chunks by URI). Span names are ``{operation} {target}``, the target being the agent, the tool, or the
   step type (``chat Focus``) rather than the model every step of a trace shares, so a waterfall reads like
   ``tgneo trace show``.
+* **A verified answer** (:mod:`tgneo.engines.verify`): the check called the model once per re-run, and each re-run
+  is a ``chat`` span of its own (a Counterfactual, with its model and tokens); the Verification is the span around
+  them, with no operation and no usage of its own (the trace records its re-runs' sum on it, which a backend
+  adding up usage would count twice), carrying what the check found. GenAI's ``gen_ai.evaluation.result`` is a
+  log-based event, which a span exporter does not send: the verdict stays on the Verification's span, where a
+  backend filters and groups by it.
 * **Time.** tgneo records one instant per question (``prov:startedAtTime``) and per step what its model and
   tool calls took (``tg:llmDurationMs``, ``tg:toolDurationMs``), not a clock reading per step. So spans are
   laid end to end in derivation order, from the question's instant: a step starts where the step before it
   ended and lasts its recorded durations. A step that carries instants of its own (a sub-question's
   ``startedAtTime``; ``endedAtTime`` or ``generatedAtTime`` in an imported trace) keeps them; with only an
   end, it starts its duration earlier (or at its end). A question's span covers everything derived from it.
-  With the offline model (durations 0) steps are instants: the waterfall shows the order, not time spent.
+  With the offline model (durations 0) steps are instants: the waterfall shows the order, not time spent. A
+  Verification ends when it was recorded (``generatedAtTime``) and lasts what its re-runs took; its
+  Counterfactuals are laid end to end inside it, from its start.
 * **Errors**: a step recorded as an error (an ``Observation:Error``) has status ``ERROR`` (code 2) with its
   message and ``error.type``; other spans leave the status unset, as OpenTelemetry asks instrumentations to.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import math
 import re
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
-
-from google.protobuf import json_format
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from tgneo.errors import MappingError
 from tgneo.kinds import SessionKind
 from tgneo.timestamps import parse_iso
 from tgneo.version import __version__
+from tgneo.vocab import Label
 
-__all__ = ["SCOPE", "SERVICE", "otlp_json", "otlp_protobuf", "request_of", "span_id", "trace_id"]
+__all__ = [
+    "RESOURCE",
+    "SCOPE",
+    "SERVICE",
+    "Attribute",
+    "SpanLink",
+    "StepSpan",
+    "otlp_json",
+    "span_id",
+    "step_spans",
+    "trace_id",
+]
 
 SERVICE = "tgneo"
 """``service.name`` of the resource every exported span belongs to."""
 SCOPE = "tgneo"
-"""The instrumentation scope's name (its version is tgneo's)."""
+"""The instrumentation scope's name (its version is tgneo's). It is how tgneo's own ``POST /v1/traces`` knows
+spans that tgneo exported (:mod:`tgneo.otlp.receive`): they are never recorded a second time."""
+RESOURCE: Mapping[str, str] = {"service.name": SERVICE, "service.version": __version__}
+"""The attributes of the one resource every exported span belongs to."""
 
 # OTLP enum values (opentelemetry/proto/trace/v1/trace.proto), written as integers as OTLP/JSON requires
 SPAN_KIND_INTERNAL = 1
@@ -102,6 +132,45 @@ _MS = 1_000_000
 """Nanoseconds in a millisecond."""
 
 
+Attribute = str | bool | int | float | list[Any]
+"""An attribute's value as OpenTelemetry takes it: a primitive, or a list of them."""
+
+
+@dataclass(frozen=True)
+class SpanLink:
+    """A link from a span to another step's span of the same trace (a parent beyond the first)."""
+
+    trace_id: str
+    span_id: str
+    attributes: Mapping[str, Attribute]
+
+
+@dataclass(frozen=True)
+class StepSpan:
+    """One step of a trace as an OpenTelemetry span, before any encoding (module docstring).
+
+    Attributes:
+        trace_id, span_id: Lowercase hex (32 and 16 characters); ``parent_span_id`` likewise, ``None`` for the root.
+        kind: OTLP's ``SpanKind`` number (1 internal, 3 client).
+        start, end: Unix nanoseconds.
+        attributes: In the order they are encoded; ``None`` values already left out, the others plain
+            (:data:`Attribute`).
+        status_code: OTLP's ``StatusCode`` number: 0 unset, 2 error (then ``status_message`` says what failed).
+    """
+
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+    name: str
+    kind: int
+    start: int
+    end: int
+    attributes: Mapping[str, Attribute]
+    links: tuple[SpanLink, ...]
+    status_code: int
+    status_message: str | None
+
+
 def otlp_json(trace: Mapping[str, Any]) -> dict[str, Any]:
     """The OTLP/JSON ``ExportTraceServiceRequest`` of one trace: one resource (``service.name`` tgneo), one scope.
 
@@ -119,38 +188,13 @@ def otlp_json(trace: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "resourceSpans": [
             {
-                "resource": {"attributes": _attributes({"service.name": SERVICE, "service.version": __version__})},
-                "scopeSpans": [{"scope": {"name": SCOPE, "version": __version__}, "spans": _spans(trace)}],
+                "resource": {"attributes": _json_attributes(RESOURCE)},
+                "scopeSpans": [
+                    {"scope": {"name": SCOPE, "version": __version__}, "spans": [_json(s) for s in step_spans(trace)]}
+                ],
             }
         ]
     }
-
-
-def otlp_protobuf(trace: Mapping[str, Any]) -> bytes:
-    """The same request as :func:`otlp_json`, serialized as protobuf (``Content-Type: application/x-protobuf``).
-
-    Raises:
-        MappingError: as :func:`otlp_json`.
-    """
-    encoded: bytes = request_of(otlp_json(trace)).SerializeToString(deterministic=True)
-    return encoded
-
-
-def request_of(body: Mapping[str, Any]) -> ExportTraceServiceRequest:
-    """An OTLP/JSON body (:func:`otlp_json`, or several traces' ``resourceSpans`` together) as the protobuf message.
-
-    OTLP/JSON writes trace and span ids as hex where protobuf's JSON mapping expects base64; everything
-    else (camelCase names, integer enums, 64-bit integers as strings) is protobuf's JSON mapping as is.
-
-    Raises:
-        MappingError: ``body`` is not an ``ExportTraceServiceRequest`` (an unknown field, a malformed id).
-    """
-    request = ExportTraceServiceRequest()
-    try:
-        json_format.ParseDict(_base64_ids(body), request)
-    except (json_format.ParseError, ValueError) as e:
-        raise MappingError(f"not an OTLP ExportTraceServiceRequest: {e}") from e
-    return request
 
 
 def trace_id(root_uri: str) -> str:
@@ -175,7 +219,12 @@ def _nonzero(raw: bytes) -> bytes:
 # spans
 
 
-def _spans(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
+def step_spans(trace: Mapping[str, Any]) -> list[StepSpan]:
+    """The mapping: one :class:`StepSpan` per step of ``trace``, in its derivation order (module docstring).
+
+    Raises:
+        MappingError: the trace has no steps, or a step has no URI.
+    """
     steps: list[Mapping[str, Any]] = list(trace.get("steps") or [])
     if not steps:
         raise MappingError(f"trace {trace.get('uri')!r} has no steps to export")
@@ -195,30 +244,28 @@ def _spans(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
     results = {_observed_by(s["uri"]): _text(s) for s in steps if s.get("type") == "Observation"}
     common = {"tgneo.trace": root, "tgneo.workspace": trace.get("workspace"),
               "tgneo.collection": trace.get("collection")}  # fmt: skip
+    relation = _plain_attributes({"tgneo.prov.relation": "wasDerivedFrom"})
     spans = []
     for step in steps:
         uri = step["uri"]
         operation, name, attributes = _describe(step, trace, results.get(uri))
-        span: dict[str, Any] = {"traceId": tid, "spanId": span_id(uri)}
         up = parent[uri]
-        if up is not None:
-            span["parentSpanId"] = span_id(up)
         start, end = times[uri]
-        span |= {"name": name, "kind": _KIND_OF.get(operation or "", SPAN_KIND_INTERNAL),
-                 "startTimeUnixNano": str(start), "endTimeUnixNano": str(end)}  # fmt: skip
         prov = {"tgneo.prov.entity": uri, "tgneo.prov.type": step.get("type"), "tgneo.prov.label": _label(step)}
-        span["attributes"] = _attributes({**attributes, **prov, **common})
+        values = {**attributes, **prov, **common}
         others = [p for p in step.get("parents", []) if p in by_uri and p not in (uri, up)]
-        if others:
-            relation = _attributes({"tgneo.prov.relation": "wasDerivedFrom"})
-            span["links"] = [{"traceId": tid, "spanId": span_id(p), "attributes": relation} for p in others]
+        status, message = STATUS_CODE_UNSET, None
         if "error" in step:
-            message = str(step["error"] or f"{step.get('type')} recorded an error")
-            span["attributes"] += _attributes({"error.type": "_OTHER"})
-            span["status"] = {"code": STATUS_CODE_ERROR, "message": message}
-        else:
-            span["status"] = {"code": STATUS_CODE_UNSET}
-        spans.append(span)
+            values["error.type"] = "_OTHER"
+            status, message = STATUS_CODE_ERROR, str(step["error"] or f"{step.get('type')} recorded an error")
+        spans.append(
+            StepSpan(
+                trace_id=tid, span_id=span_id(uri), parent_span_id=None if up is None else span_id(up), name=name,
+                kind=_KIND_OF.get(operation or "", SPAN_KIND_INTERNAL), start=start, end=end,
+                attributes=_plain_attributes(values), links=tuple(SpanLink(tid, span_id(p), relation) for p in others),
+                status_code=status, status_message=message,
+            )
+        )  # fmt: skip
     return spans
 
 
@@ -252,10 +299,15 @@ def _describe(
     elif step_type == "Exploration" or (documents and not used_model):
         operation, target = RETRIEVAL, step_type
         attributes["gen_ai.data_source.id"] = f"{trace.get('workspace')}/{trace.get('collection')}"
+    elif step_type == Label.VERIFICATION:  # its model calls are its Counterfactuals' spans (module docstring)
+        operation, target = None, step_type
+        attributes |= _verification(step)
     elif used_model or step_type in _ANSWERS:
         operation, target = CHAT, step_type
     else:
         operation, target = None, step_type
+    if step_type == Label.COUNTERFACTUAL:
+        attributes |= _counterfactual(step)
     if operation in (CHAT, EXECUTE_TOOL):
         attributes |= {
             "gen_ai.request.model": model,
@@ -270,12 +322,42 @@ def _describe(
         attributes["gen_ai.tool.call.result"] = text
     elif step_type == "Thought" and text is not None:
         attributes["gen_ai.output.messages"] = _messages("assistant", "reasoning", text)
-    elif operation == CHAT and step_type in _ANSWERS and text is not None:
+    elif operation == CHAT and (step_type in _ANSWERS or step_type == Label.COUNTERFACTUAL) and text is not None:
         attributes["gen_ai.output.messages"] = _messages("assistant", "text", text, finish_reason="stop")
     if operation is not None:
         attributes["gen_ai.operation.name"] = operation
         return operation, f"{operation} {target}", attributes
     return None, target, attributes
+
+
+def _verification(step: Mapping[str, Any]) -> dict[str, Any]:
+    """What a counterfactual check found (``tgneo.verification.*``): its verdict, the share of the answer the cited
+    evidence alone still gave, how many re-runs it made, the model that answered them, and the numbers of the answer
+    sentences that stand without their evidence (none when the verdict is ``supported``)."""
+    props: Mapping[str, Any] = step.get("properties") or {}
+    return {
+        "tgneo.verification.verdict": _str(props.get("verdict")),
+        "tgneo.verification.sufficiency": _float(props.get("sufficiency")),
+        "tgneo.verification.calls": _int(props.get("calls")),
+        "tgneo.verification.model": _str(props.get("llmModel")),
+        "tgneo.verification.stands_without": [i for i in step.get("stands_without") or [] if _int(i) is not None],
+    }
+
+
+def _counterfactual(step: Mapping[str, Any]) -> dict[str, Any]:
+    """One re-run of a check (``tgneo.counterfactual.*``): how it altered the evidence, the selections it left out
+    (for ``only-cited``, the ones it kept), the share of the answer it still said; a leave-one-out also names its
+    one item and that item's necessity (the share of the answer lost without it)."""
+    props: Mapping[str, Any] = step.get("properties") or {}
+    ablated = [str(uri) for uri in step.get("ablated") or []]
+    necessity = _float(props.get("necessity"))
+    return {
+        "tgneo.counterfactual.ablation": _str(props.get("ablation")),
+        "tgneo.counterfactual.ablated": ablated,
+        "tgneo.counterfactual.preserved": _float(props.get("preserved")),
+        "tgneo.counterfactual.item": ablated[0] if necessity is not None and len(ablated) == 1 else None,
+        "tgneo.counterfactual.necessity": necessity,
+    }
 
 
 def _documents(step: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -330,6 +412,14 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 # --------------------------------------------------------------------------------------------------
 # time
 
@@ -343,16 +433,23 @@ def _times(
     if cursor is None:
         cursor = min(known, default=0)  # no question instant: the earliest the trace has, else the epoch
     times: dict[str, tuple[int, int]] = {}
+    inside: dict[str, int] = {}  # a Verification → where its next re-run starts, inside its span
     for step in steps:
         started, ended = _own_instants(step)
         duration = _duration(step)
+        up = parent[step["uri"]]
         if started is not None:
             start, end = started, max(ended if ended is not None else started + duration, started)
         elif ended is not None:
             start, end = ended - duration, ended
+        elif up in inside:
+            start, end = inside[up], inside[up] + duration
+            inside[up] = end
         else:
             start, end = cursor, cursor + duration
         times[step["uri"]] = (start, end)
+        if step.get("type") == Label.VERIFICATION:
+            inside[step["uri"]] = start
         cursor = max(cursor, end)
     # a question's span lasts until the last step derived from it ended (children come after parents)
     reach = {uri: end for uri, (_, end) in times.items()}
@@ -400,12 +497,43 @@ def _instant(value: object) -> int | None:
 # encoding
 
 
-def _attributes(values: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """OTLP ``KeyValue``s; ``None`` values are left out (an attribute is absent, never null)."""
-    return [{"key": key, "value": _any_value(value)} for key, value in values.items() if value is not None]
+def _plain_attributes(values: Mapping[str, Any]) -> dict[str, Attribute]:
+    """Attribute values as OpenTelemetry takes them: ``None`` left out (an attribute is absent, never null), a list
+    without its ``None`` items, anything else that is not a primitive as its JSON text."""
+    return {key: _plain(value) for key, value in values.items() if value is not None}
 
 
-def _any_value(value: Any) -> dict[str, Any]:
+def _plain(value: Any) -> Attribute:
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value if v is not None]
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _json(span: StepSpan) -> dict[str, Any]:
+    """A :class:`StepSpan` in OTLP/JSON (the keys in the order ``tgneo export --format otlp-json`` has always had)."""
+    encoded: dict[str, Any] = {"traceId": span.trace_id, "spanId": span.span_id}
+    if span.parent_span_id is not None:
+        encoded["parentSpanId"] = span.parent_span_id
+    encoded |= {"name": span.name, "kind": span.kind, "startTimeUnixNano": str(span.start),
+                "endTimeUnixNano": str(span.end), "attributes": _json_attributes(span.attributes)}  # fmt: skip
+    if span.links:
+        encoded["links"] = [{"traceId": link.trace_id, "spanId": link.span_id,
+                             "attributes": _json_attributes(link.attributes)} for link in span.links]  # fmt: skip
+    if span.status_code == STATUS_CODE_ERROR:
+        encoded["status"] = {"code": span.status_code, "message": span.status_message}
+    else:
+        encoded["status"] = {"code": span.status_code}
+    return encoded
+
+
+def _json_attributes(values: Mapping[str, Attribute]) -> list[dict[str, Any]]:
+    """OTLP ``KeyValue``s in their JSON form."""
+    return [{"key": key, "value": _any_value(value)} for key, value in values.items()]
+
+
+def _any_value(value: Attribute) -> dict[str, Any]:
     """An OTLP ``AnyValue`` in its JSON form: ``intValue`` as a string, non-finite doubles by name."""
     if isinstance(value, bool):
         return {"boolValue": value}
@@ -415,22 +543,6 @@ def _any_value(value: Any) -> dict[str, Any]:
         if math.isfinite(value):
             return {"doubleValue": value}
         return {"doubleValue": "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"}
-    if isinstance(value, list | tuple):
-        return {"arrayValue": {"values": [_any_value(v) for v in value if v is not None]}}
-    return {"stringValue": value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)}
-
-
-def _base64_ids(body: Any) -> Any:
-    """``body`` with every ``traceId``/``spanId``/``parentSpanId`` turned from OTLP/JSON's hex into base64."""
-    if isinstance(body, Mapping):
-        return {k: _hex_to_base64(v, k) if k in ("traceId", "spanId", "parentSpanId") else _base64_ids(v)
-                for k, v in body.items()}  # fmt: skip
-    if isinstance(body, Iterable) and not isinstance(body, str | bytes):
-        return [_base64_ids(v) for v in body]
-    return body
-
-
-def _hex_to_base64(value: object, key: str) -> str:
-    if not isinstance(value, str) or not re.fullmatch(r"(?:[0-9a-f]{2})*", value):
-        raise MappingError(f"{key}: {value!r} is not lowercase hex")
-    return base64.b64encode(bytes.fromhex(value)).decode()
+    if isinstance(value, list):
+        return {"arrayValue": {"values": [_any_value(v) for v in value]}}
+    return {"stringValue": value}

@@ -1,15 +1,34 @@
-"""Send tgneo's own traces to an OTLP/HTTP endpoint as they are answered (``TGNEO_OTLP_ENDPOINT``).
+"""tgneo's own traces out to an OTLP/HTTP receiver as they are answered, through the OpenTelemetry SDK.
 
-The receiving end is any OpenTelemetry collector or backend speaking OTLP/HTTP (Phoenix, Langfuse, Jaeger,
-the Collector): each answered question's trace is POSTed once, as protobuf
-(:func:`tgneo.otlp.export.otlp_protobuf`), to ``{endpoint}/v1/traces`` — as ``OTEL_EXPORTER_OTLP_ENDPOINT``
-does, with ``TGNEO_OTLP_HEADERS`` in ``OTEL_EXPORTER_OTLP_HEADERS``'s ``key=value,key2=value2`` form (values
-percent-decoded) for a backend's API key.
+Each answered question's trace is mapped to spans (:func:`tgneo.otlp.export.step_spans`), built as the SDK's
+``ReadableSpan`` objects and handed to the SDK's ``BatchSpanProcessor`` in front of its ``OTLPSpanExporter``
+(:mod:`tgneo.otlp.export_sdk`). Batching, retries with exponential backoff on 429/502/503/504 (and
+``Retry-After``), compression, timeouts and the flush at shutdown are therefore the SDK's, configured as any
+OpenTelemetry SDK is (``docs/configuration.md``):
 
-Exporting is a copy for observability, never part of answering: it uses only the standard library, waits
-at most :data:`TIMEOUT_SECONDS`, runs on a daemon thread, and a failure (a backend down, a 4xx, a refused
-span) is a warning in the ``tgneo.otlp`` log, never an exception in the caller. A process that is exiting
-(``tgneo ask``) gives the exports still under way up to :data:`TIMEOUT_SECONDS` to finish.
+* ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` (the traces URL, as it is), else ``OTEL_EXPORTER_OTLP_ENDPOINT`` (a base
+  URL: traces go to ``{base}/v1/traces``). With neither, nothing is exported, and the SDK is never imported.
+* ``OTEL_EXPORTER_OTLP_TRACES_HEADERS``, else ``OTEL_EXPORTER_OTLP_HEADERS``: ``key=value,…``, values percent-decoded.
+* ``OTEL_SDK_DISABLED=true``, or ``OTEL_TRACES_EXPORTER`` set without ``otlp`` (``none``): nothing is exported.
+* The exporter reads the rest itself — ``OTEL_EXPORTER_OTLP_(TRACES_)COMPRESSION``, ``…_TIMEOUT``,
+  ``…_CERTIFICATE``, ``…_CLIENT_KEY``, ``…_CLIENT_CERTIFICATE`` — and the processor ``OTEL_BSP_*``.
+* ``TGNEO_OTLP_ENDPOINT`` and ``TGNEO_OTLP_HEADERS`` are still read, until the next release, with a warning on the
+  ``tgneo.otlp`` log (once per process) naming the variable to set instead; a standard variable that is set wins.
+
+One :class:`TraceExporter` per :class:`~tgneo.service.runtime.Runtime` (per process: a server's worker,
+``tgneo ask``), with one processor made on its first export: the processor's worker thread is the one thread that
+exports, however many questions are answered. :meth:`TraceExporter.close` exports what is queued and stops (the
+Runtime's and the web app's close); at exit every exporter still open is closed, so ``tgneo ask`` delivers its spans
+before its process ends.
+
+Exporting is a copy for observability, never part of answering: a failure (a receiver down, a 4xx, spans the
+receiver rejected in its ``partialSuccess``) is a warning on the ``tgneo.otlp`` log, never an exception to the
+caller.
+
+tgneo's own ``POST /v1/traces`` never records these spans again (:mod:`tgneo.otlp.receive`, by their
+instrumentation scope ``tgneo``): a user who points their pipeline's ``OTEL_EXPORTER_OTLP_*`` at ``tgneo serve``
+in the environment ``tgneo serve`` also runs in, or who routes every service's spans through a Collector that
+forwards to tgneo, gets no second copy of tgneo's answers.
 """
 
 from __future__ import annotations
@@ -17,33 +36,41 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+from typing import TYPE_CHECKING, Any
 
 from tgneo.config import Settings
 from tgneo.errors import ConfigError
-from tgneo.otlp.export import otlp_protobuf
-from tgneo.version import __version__
 
-__all__ = ["TIMEOUT_SECONDS", "OtlpTarget", "export_in_background", "parse_headers", "post_traces"]
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+__all__ = ["TRACES_PATH", "OtlpTarget", "TraceExporter", "parse_headers"]
 
 log = logging.getLogger("tgneo.otlp")
 
-TIMEOUT_SECONDS = 5.0
-"""The longest one export waits for the endpoint (connect and answer)."""
-TRACES_PATH = "/v1/traces"
-"""Where OTLP/HTTP receivers take traces, under the endpoint's base URL."""
+TRACES_PATH = "v1/traces"
+"""Where OTLP/HTTP receivers take traces, under a base URL."""
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
 
 
-def parse_headers(raw: str | None, var: str = "TGNEO_OTLP_HEADERS") -> dict[str, str]:
-    """``key=value,key2=value2`` (``OTEL_EXPORTER_OTLP_HEADERS``'s form, values percent-decoded) as a dict.
+def _warn_once(key: str, message: str) -> None:
+    with _warned_lock:
+        if key in _warned:
+            return
+        _warned.add(key)
+    log.warning(message)
+
+
+def parse_headers(raw: str | None, var: str) -> dict[str, str]:
+    """``key=value,key2=value2`` (``OTEL_EXPORTER_OTLP_HEADERS``'s form, keys and values percent-decoded) as a dict.
+
+    Stricter than the SDK, which skips a malformed entry with a warning: a header that carries an API key and is
+    dropped would only show as the receiver's 401s, so it stops the process that reads it instead.
 
     Raises:
         ConfigError: an entry has no ``=`` or an empty key (the message names ``var``, never a value).
@@ -59,96 +86,153 @@ def parse_headers(raw: str | None, var: str = "TGNEO_OTLP_HEADERS") -> dict[str,
     return headers
 
 
+def _url(value: str, var: str) -> str:
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"{var}={value!r} is not an http:// or https:// URL (an OTLP/HTTP receiver's, e.g. http://localhost:4318)"
+        )
+    return value
+
+
 @dataclass(frozen=True)
 class OtlpTarget:
-    """Where traces go: an OTLP/HTTP endpoint's base URL and the headers every request carries."""
+    """Where tgneo's traces go: the traces URL, and the headers every export request carries."""
 
-    endpoint: str
+    url: str
     headers: Mapping[str, str] = field(default_factory=dict)
-    timeout: float = TIMEOUT_SECONDS
 
     @classmethod
     def from_settings(cls, settings: Settings) -> OtlpTarget | None:
-        """The target ``TGNEO_OTLP_ENDPOINT`` and ``TGNEO_OTLP_HEADERS`` name, or ``None`` when unset.
+        """The target ``settings`` name, or ``None`` when nothing is to be exported (module docstring).
 
         Raises:
-            ConfigError: the endpoint is not an ``http(s)://`` URL, or the headers are malformed.
+            ConfigError: an endpoint is not an ``http(s)://`` URL, or headers are malformed (naming the variable).
         """
-        if not settings.otlp_endpoint:
+        _warn_deprecated(settings)
+        if _switched_off(settings):
             return None
-        parts = urllib.parse.urlsplit(settings.otlp_endpoint)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ConfigError(
-                f"TGNEO_OTLP_ENDPOINT={settings.otlp_endpoint!r} is not an http:// or https:// URL "
-                f"(an OTLP/HTTP receiver's base URL, e.g. http://localhost:4318)"
-            )
-        return cls(settings.otlp_endpoint, parse_headers(settings.otlp_headers))
-
-    @property
-    def url(self) -> str:
-        """``{endpoint}/v1/traces`` (an endpoint already ending in ``/v1/traces`` is taken as it is)."""
-        base = self.endpoint.rstrip("/")
-        return base if base.endswith(TRACES_PATH) else base + TRACES_PATH
-
-
-def post_traces(target: OtlpTarget, body: bytes) -> bool:
-    """POST one protobuf ``ExportTraceServiceRequest``; whether the endpoint took all of it (never raises)."""
-    headers = {**target.headers, "Content-Type": "application/x-protobuf", "User-Agent": f"tgneo/{__version__}"}
-    request = urllib.request.Request(target.url, data=body, headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=target.timeout) as response:  # the URL the operator configured
-            answer = response.read()
-            content_type = response.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as e:
-        log.warning("OTLP export to %s refused: HTTP %s %s", target.url, e.code, e.reason)
-        return False
-    except (OSError, ValueError) as e:  # unreachable, timed out, a malformed URL
-        log.warning("OTLP export to %s failed: %s", target.url, getattr(e, "reason", e))
-        return False
-    if answer and "protobuf" in content_type:
-        try:
-            partial = ExportTraceServiceResponse.FromString(answer).partial_success
-        except Exception:  # a body that is no OTLP response says nothing against the export
-            return True
-        if partial.rejected_spans:
-            log.warning("OTLP export to %s: %d span(s) rejected: %s", target.url, partial.rejected_spans,
-                        partial.error_message)  # fmt: skip
-            return False
-    return True
+        if settings.otlp_traces_endpoint:
+            url = _url(settings.otlp_traces_endpoint, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        elif settings.otlp_endpoint:
+            url = f"{_url(settings.otlp_endpoint, 'OTEL_EXPORTER_OTLP_ENDPOINT').removesuffix('/')}/{TRACES_PATH}"
+        elif settings.deprecated_otlp_endpoint:
+            base = _url(settings.deprecated_otlp_endpoint, "TGNEO_OTLP_ENDPOINT").rstrip("/")
+            url = base if base.endswith("/" + TRACES_PATH) else f"{base}/{TRACES_PATH}"  # as TGNEO_OTLP_ENDPOINT did
+        else:
+            return None
+        if settings.otlp_traces_headers:
+            headers = parse_headers(settings.otlp_traces_headers, "OTEL_EXPORTER_OTLP_TRACES_HEADERS")
+        elif settings.otlp_headers:
+            headers = parse_headers(settings.otlp_headers, "OTEL_EXPORTER_OTLP_HEADERS")
+        else:
+            headers = parse_headers(settings.deprecated_otlp_headers, "TGNEO_OTLP_HEADERS")
+        return cls(url, headers)
 
 
-_pending: set[threading.Thread] = set()
-_pending_lock = threading.Lock()
+def _switched_off(settings: Settings) -> bool:
+    """OpenTelemetry's own off switches: ``OTEL_SDK_DISABLED=true``, ``OTEL_TRACES_EXPORTER`` without ``otlp``."""
+    if (settings.otel_sdk_disabled or "").strip().lower() == "true":
+        return True
+    if settings.otel_traces_exporter is not None:
+        return "otlp" not in {e.strip().lower() for e in settings.otel_traces_exporter.split(",")}
+    return False
 
 
-def export_in_background(target: OtlpTarget, trace: Mapping[str, Any]) -> threading.Thread:
-    """Encode ``trace`` (a :func:`tgneo.store.traces.get_trace` dict) and POST it on a daemon thread.
+def _warn_deprecated(settings: Settings) -> None:
+    if settings.deprecated_otlp_endpoint:
+        standard = settings.otlp_traces_endpoint or settings.otlp_endpoint
+        _warn_once(
+            "TGNEO_OTLP_ENDPOINT",
+            "TGNEO_OTLP_ENDPOINT is deprecated and will be removed in the next release: set "
+            "OTEL_EXPORTER_OTLP_ENDPOINT (the base URL; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT for the /v1/traces URL "
+            "itself) instead" + (" — it is set, and wins" if standard else ""),
+        )
+    if settings.deprecated_otlp_headers:
+        standard = settings.otlp_traces_headers or settings.otlp_headers
+        _warn_once(
+            "TGNEO_OTLP_HEADERS",
+            "TGNEO_OTLP_HEADERS is deprecated and will be removed in the next release: set "
+            "OTEL_EXPORTER_OTLP_HEADERS instead" + (" — it is set, and wins" if standard else ""),
+        )
 
-    Returns:
-        The thread, already started (tests join it; callers need not).
+
+class TraceExporter:
+    """Answered traces to one :class:`OtlpTarget`, through one SDK batch processor (module docstring).
+
+    Thread-safe: a server's request threads export at once; the queue is the SDK processor's (``OTEL_BSP_*``:
+    2048 spans by default, the oldest dropped with a warning when the receiver cannot keep up).
     """
 
-    def send() -> None:
-        try:
-            post_traces(target, otlp_protobuf(trace))
-        except Exception:  # the caller's answer must never depend on its export
-            log.warning("OTLP export of %s failed", trace.get("uri"), exc_info=True)
-        finally:
-            with _pending_lock:
-                _pending.discard(threading.current_thread())
+    def __init__(self, target: OtlpTarget) -> None:
+        self.target = target
+        self._processor: BatchSpanProcessor | None = None
+        self._closed = False
+        self._lock = threading.Lock()
+        with _open_lock:
+            _open.add(self)
 
-    thread = threading.Thread(target=send, name="tgneo-otlp-export", daemon=True)
-    with _pending_lock:
-        _pending.add(thread)
-    thread.start()
-    return thread
+    def export(self, trace: Mapping[str, Any]) -> int:
+        """Queue the spans of ``trace`` (a :func:`tgneo.store.traces.get_trace` dict) for export; how many.
+
+        Returns at once: the processor's thread sends them. Once :meth:`close` ran, nothing is queued (0).
+
+        Raises:
+            MappingError: the trace has no steps, or a step has no URI.
+        """
+        from tgneo.otlp.export_sdk import readable_spans
+
+        spans = readable_spans(trace)
+        processor = self._running()
+        if processor is None:
+            log.warning("OTLP export of %s dropped: the exporter to %s is closed", trace.get("uri"), self.target.url)
+            return 0
+        for span in spans:
+            processor.on_end(span)
+        return len(spans)
+
+    def flush(self, timeout_millis: int = 30_000) -> bool:
+        """Export what is queued now, waiting for it (retries included); whether the processor ran it."""
+        with self._lock:
+            processor = self._processor
+        return True if processor is None else bool(processor.force_flush(timeout_millis))
+
+    def close(self) -> None:
+        """Export what is queued (retrying as the SDK does, within its timeout), then stop the processor's thread.
+
+        Idempotent; traces exported later are dropped with a warning.
+        """
+        with self._lock:
+            processor, self._processor, self._closed = self._processor, None, True
+        with _open_lock:
+            _open.discard(self)
+        if processor is not None:
+            processor.shutdown()  # type: ignore[no-untyped-call]  # the SDK leaves it unannotated
+
+    def _running(self) -> BatchSpanProcessor | None:
+        """The processor, made on the first export (importing the SDK then); ``None`` once closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            if self._processor is None:
+                from tgneo.otlp.export_sdk import batch_processor
+
+                self._processor = batch_processor(self.target.url, self.target.headers)
+            return self._processor
+
+
+_open: set[TraceExporter] = set()
+"""Every exporter not yet closed (held, so that one a caller forgot still flushes at exit)."""
+_open_lock = threading.Lock()
 
 
 @atexit.register
-def _drain() -> None:
-    """At exit, give exports under way up to :data:`TIMEOUT_SECONDS` in all (a daemon thread dies with its process)."""
-    deadline = time.monotonic() + TIMEOUT_SECONDS
-    with _pending_lock:
-        waiting = list(_pending)
-    for thread in waiting:
-        thread.join(max(0.0, deadline - time.monotonic()))
+def _close_all() -> None:
+    """At exit, export what every open exporter holds (the processors' threads are daemons: they die unflushed)."""
+    with _open_lock:
+        exporters = list(_open)
+    for exporter in exporters:
+        try:
+            exporter.close()
+        except Exception:  # one exporter's failure must not keep the others' spans in
+            log.warning("closing the OTLP exporter to %s failed", exporter.target.url, exc_info=True)

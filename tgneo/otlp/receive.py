@@ -6,6 +6,13 @@ ids are hex strings, not protobuf-JSON's base64). Both are read here with OpenTe
 messages into :class:`Span` values, and every span is checked (a trace id of 16 bytes, a span id of 8, neither
 all zeros; times in order); the first problem raises :class:`~tgneo.errors.BadRequest` naming where it is, so
 that a malformed payload is refused whole and nothing of it is kept.
+
+Spans whose instrumentation scope is tgneo's own (:data:`tgneo.otlp.export.SCOPE`, what ``tgneo.otlp.export_http``
+sends) are counted and left out (:class:`Payload`): their traces were recorded when tgneo answered them, in full,
+and spans carry less than the trace they came from, so recording them would only add a poorer second copy. That
+is what happens when a user points ``OTEL_EXPORTER_OTLP_*`` at ``tgneo serve`` in an environment tgneo's own export
+also reads, or when a Collector forwards every service's spans, tgneo's among them, to ``tgneo serve``. A trace
+goes from one tgneo store to another by ``tgneo export`` and ``tgneo import`` (RDF, lossless).
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from tgneo.errors import BadRequest
+from tgneo.otlp.export import SCOPE
 
-__all__ = ["PROTOBUF", "JSON", "Span", "parse"]
+__all__ = ["PROTOBUF", "JSON", "Payload", "Span", "parse"]
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -66,8 +74,26 @@ class Span:
         return Span(**json.loads(text))
 
 
-def parse(body: bytes, content_type: str) -> list[Span]:
-    """The spans of one export request (module docstring).
+@dataclass(frozen=True)
+class Payload:
+    """What one export request holds: the spans to keep, and how many spans of tgneo's own export it left out."""
+
+    spans: list[Span]
+    own: int = 0
+
+    @property
+    def note(self) -> str | None:
+        """What the receiver's answer says about the spans of tgneo's own export it left out, if any."""
+        if not self.own:
+            return None
+        return (
+            f"{self.own} span(s) of tgneo's own export (instrumentation scope {SCOPE!r}) not recorded again: tgneo "
+            "recorded their traces when it answered them (tgneo export and tgneo import copy traces between stores)"
+        )
+
+
+def parse(body: bytes, content_type: str) -> Payload:
+    """The spans of one export request, and the count of tgneo's own left out (module docstring).
 
     Raises:
         BadRequest: not an ``ExportTraceServiceRequest`` in the given encoding, or a span that is malformed.
@@ -83,7 +109,13 @@ def parse(body: bytes, content_type: str) -> list[Span]:
         request = _from_json(body)
     else:
         raise BadRequest(f"Content-Type: {content_type or 'none'!r}; send {PROTOBUF} or {JSON}")
-    return list(_spans(request))
+    spans, own = [], 0
+    for scope, span in _spans(request):  # every span is checked, tgneo's own too: a malformed payload is refused whole
+        if scope == SCOPE:
+            own += 1
+        else:
+            spans.append(span)
+    return Payload(spans, own)
 
 
 def _from_json(body: bytes) -> ExportTraceServiceRequest:
@@ -131,7 +163,8 @@ def _hex_to_base64(value: object, where: str) -> str:
         raise BadRequest(f"{where}: {value[:40]!r} is not hex") from None
 
 
-def _spans(request: ExportTraceServiceRequest) -> Iterator[Span]:
+def _spans(request: ExportTraceServiceRequest) -> Iterator[tuple[str, Span]]:
+    """Each span with the name of its instrumentation scope."""
     for r, resource_spans in enumerate(request.resource_spans):
         resource = {f"resource.{kv.key}": _value(kv.value) for kv in resource_spans.resource.attributes}
         for s, scope_spans in enumerate(resource_spans.scope_spans):
@@ -149,8 +182,9 @@ def _spans(request: ExportTraceServiceRequest) -> Iterator[Span]:
                     exception = next((e for e in span.events if e.name == "exception"), None)
                     messages = {kv.key: _value(kv.value) for kv in exception.attributes} if exception else {}
                     error = span.status.message or str(messages.get("exception.message") or "error")
-                yield Span(trace_id, span_id, parent, span.name, int(span.start_time_unix_nano),
-                           int(span.end_time_unix_nano or span.start_time_unix_nano), attributes, error)  # fmt: skip
+                yield scope_spans.scope.name, Span(trace_id, span_id, parent, span.name,
+                    int(span.start_time_unix_nano), int(span.end_time_unix_nano or span.start_time_unix_nano),
+                    attributes, error)  # fmt: skip
 
 
 def _id(raw: bytes, size: int, where: str) -> str:

@@ -10,11 +10,15 @@ resolves retrieved element ids there. ``gzip`` bodies are read. The answer is OT
 ``ExportTraceServiceResponse`` in the request's encoding, with ``partialSuccess`` naming a tree that could not be
 recorded (its spans are kept, and the next batch of the tree or a retry records it). A payload that is not an
 export request, or holds a malformed span, is refused whole with a 400 JSON error naming the problem; nothing
-of it is kept.
+of it is kept. Spans of tgneo's own export (instrumentation scope ``tgneo``) are accepted and not recorded again
+(:mod:`tgneo.otlp.receive`): the answer's ``partialSuccess`` says so with ``rejectedSpans`` 0 (OTLP's warning on a
+full success, so no exporter retries), and the ``tgneo.otlp`` log once per process.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import zlib
 
 from flask import Blueprint, Response, request
@@ -24,7 +28,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from tgneo.errors import BadRequest, PayloadTooLarge
 from tgneo.otlp.receive import JSON, PROTOBUF, parse
 from tgneo.scope import name_or_default
-from tgneo.service.otlp_receive import receive
+from tgneo.service.otlp_receive import Received, receive
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import raw_body
 from tgneo.web.services import services
@@ -33,6 +37,10 @@ bp = Blueprint("otlp", __name__)
 
 MAX_OTLP_BYTES = 32 << 20
 """The largest export request accepted (32 MiB, after decompression): a batch of 512 spans of long prompts."""
+
+log = logging.getLogger("tgneo.otlp")
+_told = threading.Event()
+"""Set once the log said that spans of tgneo's own export arrive here (once per process: every batch would)."""
 
 
 def _body() -> bytes:
@@ -59,15 +67,27 @@ def traces() -> Response:
     collection = name_or_default(request.headers.get("X-Tgneo-Collection") or request.args.get("collection"),
                                  "collection")  # fmt: skip
     content_type = request.headers.get("Content-Type", "")
-    spans = parse(_body(), content_type)
-    svc = services()
-    svc.runtime.ensure_schema()
-    done = receive(svc.store, workspace, collection, spans, svc.runtime.profile(collection))
+    payload = parse(_body(), content_type)
+    done = Received()
+    if payload.spans:
+        svc = services()
+        svc.runtime.ensure_schema()
+        done = receive(svc.store, workspace, collection, payload.spans, svc.runtime.profile(collection))
+    notes = [f"trace {t}: {why}" for t, why in done.failed.items()]
+    if payload.note is not None:
+        notes.append(payload.note)
+        if not _told.is_set():
+            _told.set()
+            log.warning(
+                "POST /v1/traces: %s. Spans of tgneo's own export arrive here: this process or another tgneo exports "
+                "to this receiver, directly or through a Collector (said once)",
+                payload.note,
+            )
     answer = ExportTraceServiceResponse()
-    if done.failed:
-        answer.partial_success.error_message = "; ".join(f"trace {t}: {why}" for t, why in done.failed.items())
+    if notes:
+        answer.partial_success.error_message = "; ".join(notes)
     if content_type.split(";", 1)[0].strip().lower() == JSON:
-        text = json_format.MessageToJson(answer, indent=None) if done.failed else "{}"
+        text = json_format.MessageToJson(answer, indent=None) if notes else "{}"
         return Response(text, status=200, mimetype=JSON)
     return Response(answer.SerializeToString(), status=200, mimetype=PROTOBUF)
 
