@@ -5,11 +5,17 @@ tgneo cannot ask them. The side index is tgneo's own: one tgneo-owned node per e
 and the embedding of it) and per chunk (the embedding of its text; the text stays theirs), in tgneo's own
 indexes, each pointing at their node by element id. Nothing is written on their nodes and no index is
 made on their labels.
+
+An element id is only a pointer: Neo4j gives the id of a deleted node to the next node it creates, so after
+a user rebuilds their graph an entry's id may name another node. Each entry therefore also keeps what it
+was made from, and a search checks it before it trusts the pointer (:func:`tgneo.store.foreign.made_from`):
+the value of the node's key property when the profile names one (``theirKey``), else the digest of the text
+embedded (an entity's name, a chunk's text). An entry that fails is left out, never resolved to the other
+node, with a warning to build the side index again.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +24,7 @@ from tgneo.graph_profiles import GraphProfile, ProfileError, chunk_iri, element_
 from tgneo.llm.base import LLM
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
-from tgneo.store.foreign import check, mark_changed, read, write
+from tgneo.store.foreign import check, entry_digest, mark_changed, read, write
 from tgneo.store.schema import install_search_schema
 
 __all__ = ["SideReport", "build_side_index"]
@@ -53,8 +59,9 @@ def build_side_index(
     """Embed their entities' names and their chunks' texts into tgneo's side index (idempotent).
 
     Each entry is a tgneo-owned node of ``workspace``/``collection`` pointing at one of their nodes by
-    element id; only nodes that are new, re-created, or whose text changed since, are embedded again, and
-    entries whose node is gone are retired. A chunk whose
+    element id (and keeping what it was made from: module docstring); only nodes that are new, re-created, or
+    whose text changed since, are embedded again, and entries whose node is gone (or whose element id now names
+    another node) are retired. A chunk whose
     text changed marks stale every stored answer that quoted its document (as reloading a document of
     tgneo's own does: ``tgneo traces list --stale``).
 
@@ -92,37 +99,40 @@ def build_side_index(
             after = page[-1]["element"]
             rows = []
             for r in page:
-                own = node_iri(label, key, r["key"]) if key is not None and r["key"] is not None else None
+                their_key = r["key"] if key is not None else None
+                own = node_iri(label, key, their_key) if key is not None and their_key is not None else None
                 iri = own or element_iri(r["element"])
-                rows.append((chunk_iri(iri) if what == "chunks" else iri, r["element"], r["text"]))
+                rows.append((chunk_iri(iri) if what == "chunks" else iri, r["element"], their_key, r["text"]))
             known = {
                 d["uri"]: d for d in read(store, "profile_side_digests", workspace=workspace, collection=collection,
-                                                uris=[u for u, _, _ in rows])
+                                                uris=[u for u, _, _, _ in rows])
             }  # fmt: skip
             fresh = []
-            for uri, element, value in rows:
-                digest = hashlib.sha1(value.encode()).hexdigest()
+            for uri, element, their_key, value in rows:
+                digest = entry_digest(value)
                 old = known.get(uri)
                 if (old is not None and old["digest"] == digest and old["model"] == llm.embedding_model
-                        and old["element"] == element):  # fmt: skip
+                        and old["element"] == element and old["key"] == their_key):  # fmt: skip
                     done["unchanged"] += 1
                     continue
                 if what == "chunks" and old is not None and old["digest"] not in (None, digest):
                     changed.append(uri)
-                fresh.append((uri, element, value, digest))
+                fresh.append((uri, element, their_key, value, digest))
             if fresh:
-                vectors = llm.embed([value for _, _, value, _ in fresh]).vectors
+                vectors = llm.embed([value for _, _, _, value, _ in fresh]).vectors
                 write(
                     store, "profile_side_write", workspace=workspace, collection=collection,
                     model=llm.embedding_model, profile=profile.name,
-                    rows=[{"uri": uri, "element": element, "name": value, "embedding": vector, "digest": digest,
-                           "chunk": what == "chunks"}
-                          for (uri, element, value, digest), vector in zip(fresh, vectors, strict=True)],
+                    rows=[{"uri": uri, "element": element, "key": their_key, "name": value, "embedding": vector,
+                           "digest": digest, "chunk": what == "chunks"}
+                          for (uri, element, their_key, value, digest), vector in zip(fresh, vectors, strict=True)],
                 )  # fmt: skip
                 done[what] += len(fresh)
             if progress:
                 progress(what, len(page))
     stale = mark_changed(store, workspace, collection, changed) if changed else 0
     retired = write(store, "profile_side_prune", workspace=workspace, collection=collection, profile=profile.name,
-                    entity_label=profile.entity.label, chunk_label=profile.chunk.label)  # fmt: skip
+                    entity_label=profile.entity.label, chunk_label=profile.chunk.label, entity_key=profile.entity.key,
+                    chunk_key=profile.chunk.key, entity_text=profile.entity.name, chunk_text=profile.chunk.text,
+                    exclude=list(profile.exclude_labels))  # fmt: skip
     return SideReport(done["entities"], done["chunks"], done["unchanged"], stale, int(retired[0]["retired"]))

@@ -4,6 +4,14 @@ Reads go with read routing and writes in write transactions, so a ``neo4j://`` r
 cluster works as well as the local ``bolt://`` server. Driver exceptions never leave this package:
 an unreachable server becomes ``StoreUnavailable`` (HTTP 503), anything else ``StoreError``.
 
+Why one bookmark manager per store: on a cluster a read goes to a follower, which may not yet have
+applied the write this process committed a moment before (an answer's sources read right after they
+were recorded, a trace read back for OTLP export right after its last step). Every session the store
+opens (reads, writes, streams, schema statements) shares the store's
+:class:`~neo4j.api.BookmarkManager`, so the driver hands each transaction the bookmarks of the writes
+before it and the server waits until it has them: whatever this store wrote, it reads back. A caller
+that writes with its own driver can pass its own manager and so chain tgneo's reads after its writes.
+
 Why tgneo retries itself instead of using the driver's managed transactions: the driver retries
 every retryable error alike for ``max_transaction_retry_time`` (30 s by default in neo4j 6.1),
 printing a warning each time. That suits deadlocks: sixteen writers locking the same statement nodes
@@ -12,7 +20,10 @@ those for ``retry_seconds`` (30 s by default) with jittered exponential backoff.
 server that is simply not there: a command run against a stopped Neo4j should fail in a moment with
 one clear line, not after 30 s of chatter. So a connection failure is retried only once this store
 has reached Neo4j before (a restart or a cluster failover mid-flight), never on first
-contact. Every retry is logged on the ``tgneo.store`` logger.
+contact. Every retry is logged on the ``tgneo.store`` logger. Schema statements retry too: two
+processes installing the schema at once deadlock on the labels' schema locks, and one of two
+``CREATE … IF NOT EXISTS`` that both found the index missing is refused as already existing (run
+again, it finds the index and does nothing).
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, NotificationDisabledClassification, Transaction
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import (
     AuthError,
     DriverError,
@@ -42,6 +54,8 @@ from tgneo.store.queries import CypherQuery
 
 T = TypeVar("T")
 ENTITY_GONE = "Neo.ClientError.Statement.EntityNotFound"
+SCHEMA_RACE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+"""What the loser of two concurrent ``CREATE … IF NOT EXISTS`` of one index is told; run again, it is a no-op."""
 log = logging.getLogger("tgneo.store")
 
 READ = neo4j.READ_ACCESS
@@ -103,6 +117,9 @@ class Store:
             retried before the error reaches the caller.
         check_model: refuse a database that holds another graph model than this tgneo's, before the first
             query (:mod:`tgneo.store.graph_version`); only ``tgneo db migrate`` turns this off.
+        bookmark_manager: the causal chain every session of this store joins (module docstring); by default a
+            new one of the driver's (``GraphDatabase.bookmark_manager()``). Pass your own to chain tgneo's
+            reads after writes your code made through another driver or session.
     """
 
     def __init__(
@@ -113,9 +130,12 @@ class Store:
         connect_timeout: float = 5.0,
         retry_seconds: float = 30.0,
         check_model: bool = True,
+        bookmark_manager: BookmarkManager | None = None,
     ) -> None:
         self.uri = uri
         self.database = database
+        self.bookmark_manager = bookmark_manager or GraphDatabase.bookmark_manager()
+        """Shared by every session this store opens: a read sees every write this store made before it."""
         self.retry_seconds = retry_seconds
         self.check_model = check_model
         self._model_ok = False
@@ -165,6 +185,16 @@ class Store:
         with self._count_lock:
             self._round_trips += 1
 
+    def _session(self, access: str, **config: Any) -> neo4j.Session:
+        """A session on this store's database, in ``access`` mode, joined to its bookmark manager.
+
+        The only place a session is opened: no unit of work escapes the causal chain or runs in a mode
+        it does not declare (a read in WRITE mode would load a cluster's leader; a write in READ mode is
+        refused by the server, on one server too).
+        """
+        return self.driver.session(database=self.database, default_access_mode=access,
+                                   bookmark_manager=self.bookmark_manager, **config)  # fmt: skip
+
     def verify(self) -> None:
         """Raise ``StoreUnavailable`` unless Neo4j answers and accepts the credentials."""
         with translate_errors("connecting", self.uri):
@@ -196,19 +226,28 @@ class Store:
         """Yield a read query's records as Neo4j sends them, inside one read transaction (one snapshot).
 
         For results too large to hold (an export of a whole collection): the driver fetches records in
-        batches while the caller consumes them, so memory stays flat. Unlike :meth:`read` this is not
-        retried, since records may already have been handed out; a failure raises ``StoreError`` or
-        ``StoreUnavailable`` from wherever the caller is in the iteration.
+        batches while the caller consumes them, so memory stays flat. A transient failure before the first
+        record is retried as :meth:`read` retries; after it, records have been handed out, so a failure
+        raises ``StoreError`` or ``StoreUnavailable`` from wherever the caller is in the iteration.
         """
         self.ensure_model()
         action = f"running {query.name}"
-        with (
-            translate_errors(action, self.uri),
-            self.driver.session(database=self.database, default_access_mode=READ, fetch_size=2000) as session,
-            session.begin_transaction() as tx,
-        ):
-            yield from tx.run(query.text, params)
-            self._reached = True
+        backoff = _Backoff(self, action)
+        while True:
+            self._count()
+            handed = False
+            try:
+                with self._session(READ, fetch_size=2000) as session, session.begin_transaction() as tx:
+                    for record in tx.run(query.text, params):
+                        handed = True
+                        yield record
+                    self._reached = True
+                return
+            except (Neo4jError, DriverError, OSError) as e:
+                if handed or not backoff.wait(e):
+                    with translate_errors(backoff.gave_up(action), self.uri):
+                        raise
+                    raise  # pragma: no cover - translate_errors always raises
 
     def read_bounded(
         self, query: CypherQuery, max_rows: int, timeout: float, **params: Any
@@ -269,50 +308,42 @@ class Store:
         self.ensure_model()
         return self._retrying(action, access, attempt)
 
-    def _retrying(self, action: str, access: str, attempt: Callable[[neo4j.Session], T]) -> T:
-        """Run ``attempt`` in a fresh session until it succeeds or fails for good (see :meth:`transaction`)."""
-        started = time.monotonic()
-        delay = _FIRST_DELAY
-        tries = 1
+    def _retrying(
+        self, action: str, access: str, attempt: Callable[[neo4j.Session], T], also: frozenset[str] = frozenset()
+    ) -> T:
+        """Run ``attempt`` in a fresh session until it succeeds or fails for good (see :meth:`transaction`);
+        errors of the codes in ``also`` count as transient too."""
+        backoff = _Backoff(self, action, also)
         while True:
             self._count()
             try:
-                with self.driver.session(database=self.database, default_access_mode=access) as session:
+                with self._session(access) as session:
                     result = attempt(session)
                 self._reached = True
                 return result
             except (Neo4jError, DriverError, OSError) as e:
-                waited = time.monotonic() - started
-                if not self._transient(e) or waited + delay > self.retry_seconds:
-                    if tries > 1:
-                        action = f"{action} (gave up after {tries} attempts in {waited:.1f}s)"
-                    with translate_errors(action, self.uri):
+                if not backoff.wait(e):
+                    with translate_errors(backoff.gave_up(action), self.uri):
                         raise
                     raise  # pragma: no cover - translate_errors always raises
-                pause = delay * random.uniform(0.5, 1.5)
-                log.warning("%s: attempt %d failed transiently, retrying in %.2fs: %s", action, tries, pause,
-                            _reason(e))  # fmt: skip
-                time.sleep(pause)
-                delay = min(delay * 2, _MAX_DELAY)
-                tries += 1
 
-    def _transient(self, e: BaseException) -> bool:
+    def _transient(self, e: BaseException, also: frozenset[str] = frozenset()) -> bool:
         """Whether retrying can help: a transient Neo4j error, or a lost server that once answered."""
         if isinstance(e, ServiceUnavailable | SessionExpired):
             return self._reached
         # a node the query was reading was deleted by a concurrent transaction (two prunes of one collection):
         # run again, the query sees the committed state
-        return isinstance(e, Neo4jError) and (e.is_retryable() or e.code == ENTITY_GONE)
+        return isinstance(e, Neo4jError) and (e.is_retryable() or e.code == ENTITY_GONE or e.code in also)
 
     def run_schema(self, statement: str) -> None:
-        """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary)."""
+        """Run one schema statement (DDL cannot be parameterised; callers build it from the vocabulary).
+
+        Retried like any transaction (module docstring): every statement tgneo runs here is idempotent
+        (``IF NOT EXISTS``, ``IF EXISTS``), so running it again is always safe.
+        """
         self.ensure_model()
-        with (
-            translate_errors("installing the schema", self.uri),
-            self.driver.session(database=self.database) as session,
-        ):
-            session.run(statement).consume()  # vetted DDL, see store.schema
-        self._reached = True
+        self._retrying("installing the schema", WRITE, lambda session: session.run(statement).consume(),
+                       also=frozenset({SCHEMA_RACE}))  # vetted DDL, see store.schema  # fmt: skip
 
     def server_info(self) -> dict[str, str]:
         """Name, version and edition of the server (e.g. ``5.26.30`` / ``community``)."""
@@ -320,3 +351,32 @@ class Store:
 
         record = self.read_unchecked(Q.server_components)[0]
         return {"name": record["name"], "version": record["version"], "edition": record["edition"]}
+
+
+class _Backoff:
+    """When to retry a failed attempt of a store's unit of work, and how long to wait first (jittered, doubling)."""
+
+    def __init__(self, store: Store, action: str, also: frozenset[str] = frozenset()) -> None:
+        self.store, self.action, self.also = store, action, also
+        self.started = time.monotonic()
+        self.delay = _FIRST_DELAY
+        self.tries = 1
+
+    def wait(self, e: BaseException) -> bool:
+        """Sleep and return ``True`` when ``e`` is transient and ``retry_seconds`` allow another attempt."""
+        waited = time.monotonic() - self.started
+        if not self.store._transient(e, self.also) or waited + self.delay > self.store.retry_seconds:
+            return False
+        pause = self.delay * random.uniform(0.5, 1.5)
+        log.warning("%s: attempt %d failed transiently, retrying in %.2fs: %s", self.action, self.tries, pause,
+                    _reason(e))  # fmt: skip
+        time.sleep(pause)
+        self.delay = min(self.delay * 2, _MAX_DELAY)
+        self.tries += 1
+        return True
+
+    def gave_up(self, action: str) -> str:
+        """``action``, saying how long it was retried when it was."""
+        if self.tries == 1:
+            return action
+        return f"{action} (gave up after {self.tries} attempts in {time.monotonic() - self.started:.1f}s)"

@@ -124,7 +124,7 @@ def install_schema(store: Store, items: tuple[SchemaItem, ...] = SCHEMA, *, mark
     statements = [item.cypher() for item in items]
     for statement in statements:
         store.run_schema(statement)
-    store.run_schema("CALL db.awaitIndexes(300)")
+    store.read(Q.await_indexes, seconds=300)
     present = {r["name"]: r for r in store.read(Q.schema_names, names=[item.name for item in items])}
     for item in items:
         found = present.get(item.name)
@@ -187,3 +187,49 @@ def install_search_schema(store: Store, dimensions: int) -> list[str]:
         for name in stale:  # a name of search_schema's, never a caller's
             store.run_schema(f"DROP INDEX {name} IF EXISTS")  # cypher-label-ok: tgneo's own index name
     return install_schema(store, SCHEMA + search_schema(dimensions))
+
+
+_SHOWN_AS: dict[Kind, str] = {"unique": "RANGE", "range": "RANGE", "fulltext": "FULLTEXT", "vector": "VECTOR"}
+"""The ``type`` ``SHOW INDEXES`` gives each kind of item (a uniqueness constraint's is its owned range index)."""
+
+
+def search_schema_installed(store: Store, dimensions: int) -> bool:
+    """Whether everything :func:`install_search_schema` installs for ``dimensions`` is there as declared — each item
+    under its name, of its kind, on its label and properties, online, a vector index of these dimensions — and the
+    database records the current graph model. Two reads, whatever the number of items.
+
+    Stricter than the check after installing, on purpose: anything it does not recognise sends the caller down the
+    whole installation, which creates what is missing, waits for what is populating and names what conflicts.
+    """
+    items = SCHEMA + search_schema(dimensions)
+    found = {r["name"]: r for r in store.read(Q.schema_state, names=[item.name for item in items])}
+    for item in items:
+        row = found.get(item.name)
+        if (
+            row is None
+            or row["state"] != "ONLINE"
+            or row["type"] != _SHOWN_AS[item.kind]
+            or (row["constraint"] is not None) != (item.kind == "unique")
+            or row["labels"] != [item.label.value]
+            or list(row["properties"]) != list(item.properties)
+            or (item.kind == "vector" and row["dimensions"] != item.dimensions)
+        ):
+            return False
+    return bool(store.read(Q.model_state)[0]["model"] == MODEL)
+
+
+def ensure_search_schema(store: Store, dimensions: int) -> bool:
+    """:func:`install_search_schema`, unless :func:`search_schema_installed` finds it all there; whether it installed.
+
+    What a process runs before its first question (:class:`tgneo.service.runtime.Runtime`): installing is one schema
+    statement per item (19 today) and a wait, a round trip each, which every cold ``tgneo ask`` paid although the schema
+    was almost always there already — a few milliseconds each on a local server, tens on a remote one (issue 50).
+
+    Raises:
+        EmbeddingMismatch: a vector index some embeddings use exists for embeddings of another length.
+        SchemaConflict: an index could not be created because an equivalent one exists under another name.
+    """
+    if search_schema_installed(store, dimensions):
+        return False
+    install_search_schema(store, dimensions)
+    return True
