@@ -22,6 +22,7 @@ from tests.neo4j_browser import parse_grass
 from tests.serving import Served
 from tgneo.browser.style import NODE_STYLES, REL_COLORS, grass
 from tgneo.engines import GraphRag, Request
+from tgneo.engines.verify import DEFAULT_BUDGET
 from tgneo.explain.events import ExplainEvent
 from tgneo.ingest.sample import QUESTIONS
 from tgneo.llm.offline import OfflineLLM
@@ -29,22 +30,28 @@ from tgneo.mapping import PROP_BY_NAME
 from tgneo.provision import LocalNeo4j
 from tgneo.store import Store
 from tgneo.store.named import run_named
+from tgneo.tracetree import NECESSARY
 from tgneo.vocab import Rel
 
 ISSUE_LABELS = (
     "Question Grounding Exploration Focus EdgeSelection Synthesis Analysis Thought Observation Error Conclusion "
-    "Plan StepResult Decomposition Finding TgStatement TgSubgraph TgChunk TgPage TgDocument TgResource"
+    "Plan StepResult Decomposition Finding TgStatement TgSubgraph TgChunk TgPage TgDocument TgResource "
+    "Verification Counterfactual"
 ).split()
 STRUCTURAL_PROPS = {"uri", "name", "text", "s", "p", "o"}
 """Properties the graph model itself stores beside the mapped ones (DESIGN §3)."""
 ORIGIN = "http://127.0.0.1:7474"
+OPTIONAL_CAPTION_PROPS = {("node.Counterfactual", "necessity")}
+"""Caption properties only some nodes of a label have (a re-run's necessity: a leave-one-out's only); Browser shows
+nothing for a property a node lacks."""
 
 
 @pytest.fixture(scope="module")
 def recorded(served: Served, store: Store) -> dict[str, str]:
-    """A GraphRAG trace in tenant a's collection (which holds the sample corpus), and one of its documents."""
+    """A verified GraphRAG trace in tenant a's collection (which holds the sample corpus), and one of its documents."""
     a = served.a
-    events = list(GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, a.workspace, a.collection, {})))
+    asked = Request(QUESTIONS[0].text, a.workspace, a.collection, {}, verify=DEFAULT_BUDGET)
+    events = list(GraphRag(store, OfflineLLM()).answer(asked))
     trace = next(e for e in events if isinstance(e, ExplainEvent)).explain_id
     rows = run_named(store, "answer_documents", a.workspace, a.collection, {"uri": trace}).rows
     return {"workspace": a.workspace, "collection": a.collection, "trace": trace, "document": rows[0]["document"]}
@@ -96,8 +103,10 @@ def test_the_caption_browser_picks_for_each_node_of_a_trace_has_its_values(
         rule = [s for s in NODE_STYLES if set(s.labels) <= set(node["labels"])][-1]
         seen.add(rule.selector)
         for prop in caption_props(rule.caption):
-            assert node["props"].get(prop) not in (None, ""), (rule.selector, prop, node["labels"])
+            if (rule.selector, prop) not in OPTIONAL_CAPTION_PROPS:
+                assert node["props"].get(prop) not in (None, ""), (rule.selector, prop, node["labels"])
     assert {"node.TgStatement", "node.TgDocument", "node.TgChunk", "node.TgSubgraph", "node.TgResource"} <= seen
+    assert {"node.Verification", "node.Counterfactual"} <= seen
 
 
 def test_the_style_sheet_is_served_to_another_origin(served: Served) -> None:
@@ -120,7 +129,7 @@ def test_the_guide_loads_without_a_token_with_slides_and_runnable_blocks(served:
     response = requests.get(f"{served.base}/browser/guide.html", headers={"Origin": ORIGIN}, timeout=10)
     assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/html")
     assert response.headers["Access-Control-Allow-Origin"] == "*"
-    assert response.text.count("<slide") == 9
+    assert response.text.count("<slide") == 10
     assert f":style {served.base}/browser/style.grass" in response.text
 
 
@@ -131,7 +140,7 @@ def runnable_blocks(page: str) -> list[str]:
 def query_slides(page: str) -> list[tuple[str, str]]:
     """Each query slide's two blocks: its ``:param`` lines, then the query (after the ``:style`` block)."""
     blocks = runnable_blocks(page)
-    assert blocks[0].startswith(":style ") and len(blocks) == 17
+    assert blocks[0].startswith(":style ") and len(blocks) == 19
     pairs = list(zip(blocks[1::2], blocks[2::2], strict=True))
     assert all(p.startswith(":param ") and not q.startswith(":") for p, q in pairs)
     return pairs
@@ -156,13 +165,21 @@ def test_every_query_in_the_guide_runs_with_its_params_and_finds_the_recorded_tr
     slides = query_slides(page)
     rows = [run_block(store, s) for s in slides]
     empty = [i for i, found in enumerate(rows, start=1) if not found]
-    assert empty == [5] and "error_observations" in page  # no agent tool failed in this collection
+    assert empty == [6] and "error_observations" in page  # no agent tool failed in this collection
     assert recorded["trace"] in {row["question"] for row in rows[0]}
-    assert len(rows[1]) == 5 and any(row["sources"] for row in rows[1])
+    # the question, its four steps, the check and its six re-runs
+    assert len(rows[1]) == 5 + 1 + 6 and any(row["sources"] for row in rows[1])
     assert recorded["document"] in {row["document"] for row in rows[2]}
-    assert recorded["trace"] in {row["question"] for row in rows[3]}
-    assert rows[5] and rows[6]
-    assert rows[7] and not {row["fact"][1] for row in rows[7]} & {r.value for r in Rel}  # facts: typed relationships
+    (check,) = rows[3]  # the answer's verification, with the selections it could not do without
+    assert check["verdict"] == "supported" and check["model"] == "tgneo-offline"
+    necessity = {n["selection"]: n["necessity"] for n in check["necessity"]}
+    # each path: verification -COUNTERFACTUAL-> re-run -ABLATED-> selection -EDGE-> the fact it brought
+    necessary = {path[4]["uri"] for path in check["necessary"]}
+    assert necessary == {s for s, value in necessity.items() if value >= NECESSARY} != set()
+    assert all(path[1::2] == ["COUNTERFACTUAL", "ABLATED", "EDGE"] and path[6]["s"] for path in check["necessary"])
+    assert recorded["trace"] in {row["question"] for row in rows[4]}
+    assert rows[6] and rows[7]
+    assert rows[8] and not {row["fact"][1] for row in rows[8]} & {r.value for r in Rel}  # facts: typed relationships
 
 
 def test_the_guide_quotes_parameters_it_is_given(served: Served, store: Store) -> None:

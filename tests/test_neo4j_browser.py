@@ -12,6 +12,7 @@ fails, never skips, when it does not or when Browser or tgneo does not answer. S
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,12 +31,13 @@ from tests.serving import open_serving
 from tgneo.browser.guide import QUERY_SLIDES
 from tgneo.browser.style import NODE_STYLES, REL_COLORS, grass
 from tgneo.engines import GraphRag, Request
+from tgneo.engines.verify import DEFAULT_BUDGET
 from tgneo.explain.events import ExplainEvent
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Store
-from tgneo.vocab import Label
+from tgneo.vocab import Label, Rel
 
 WORKSPACE = f"test-ws-nb-{uuid.uuid4().hex[:8]}"
 COLLECTION = f"test-nb-{uuid.uuid4().hex[:8]}"
@@ -54,7 +56,7 @@ class Setup:
 
 @pytest.fixture(scope="module")
 def setup(neo4j_server: Neo4jServer, store: Store) -> Iterator[Setup]:
-    """The sample corpus and one GraphRAG trace in a fresh collection, ``tgneo serve`` (no tokens), and
+    """The sample corpus and one verified GraphRAG trace in a fresh collection, ``tgneo serve`` (no tokens), and
     ``tgneo browser``'s lines for them; fails when the server's Browser URL is unknown or does not answer."""
     browser_url = neo4j_server.browser_url
     if browser_url is None:
@@ -65,7 +67,8 @@ def setup(neo4j_server: Neo4jServer, store: Store) -> Iterator[Setup]:
         )
     assert requests.get(browser_url, timeout=10).status_code == 200, browser_url
     assert load_documents(store, OfflineLLM(), WORKSPACE, COLLECTION, sources()).loaded == 4
-    events = GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, WORKSPACE, COLLECTION, {}))
+    asked = Request(QUESTIONS[0].text, WORKSPACE, COLLECTION, {}, verify=DEFAULT_BUDGET)
+    events = GraphRag(store, OfflineLLM()).answer(asked)
     trace = next(e for e in list(events) if isinstance(e, ExplainEvent)).explain_id
     with open_serving(neo4j_server.env(), store, WORKSPACE) as base:
         printed = tgneo(neo4j_server, "browser", "--url", base, "--neo4j-browser", browser_url,
@@ -160,3 +163,36 @@ def test_the_guide_draws_the_trace_with_tgneo_colours_and_captions(
         .map(p => (p.getAttribute('fill') || '').toUpperCase())"""))  # fmt: skip
     served = {c.upper() for c in REL_COLORS.values()} | {parse_grass(grass())["relationship"]["color"].upper()}
     assert rel_colours and rel_colours <= served and len(rel_colours) > 2, rel_colours
+
+
+def test_the_verification_slide_draws_the_check_with_its_verdict_and_the_selections_it_needed(
+    nb: Neo4jBrowser, setup: Setup, store: Store
+) -> None:
+    nb.run(setup.style).get_by_text("node.Question").wait_for()
+    nb.play(setup.play)
+    guide = nb.guide()
+    title = next(slide.title for slide in QUERY_SLIDES if slide.query == "answer_verification")
+    while not guide.get_by_role("heading", name=title).is_visible():
+        guide.get_by_test_id("nextSlide").click()
+    params, cypher = guide.locator("pre.runnable:visible").all()
+    params.click()
+    done = nb.run_editor().locator("[data-testid=multi-statement-list-icon][title='Status: success']")
+    expect(done).to_have_count(4)  # workspace, collection, uri, necessary
+    cypher.click()
+    graph = nb.run_editor()
+    nodes = nb.drawn_nodes(graph)
+    nb.page.screenshot(path=screenshot_path("neo4j-browser-verification"))
+    verdict = query(store, "MATCH (v:Verification {workspace: $w, collection: $c}) RETURN v.verdict AS verdict",
+                    w=WORKSPACE, c=COLLECTION)[0]["verdict"]  # fmt: skip
+
+    def coloured(label: Label) -> list[DrawnNode]:
+        color = next(s.color for s in NODE_STYLES if s.labels == (label,)).upper()
+        return [n for n in nodes if n.fill == color]
+
+    assert [n.shows(verdict) for n in coloured(Label.VERIFICATION)] == [True]
+    reruns = coloured(Label.COUNTERFACTUAL)  # the leave-one-outs that found a selection necessary
+    assert reruns and all(re.match(r"0\.\d+ leave", n.caption) for n in reruns), [n.caption for n in reruns]
+    assert coloured(Label.EDGE_SELECTION) and coloured(Label.STATEMENT) and coloured(Label.SYNTHESIS)
+    rel_colours = set(graph.evaluate("""f => [...f.querySelectorAll('g.relationship path.b-outline')]
+        .map(p => (p.getAttribute('fill') || '').toUpperCase())"""))  # fmt: skip
+    assert {REL_COLORS[r].upper() for r in (Rel.COUNTERFACTUAL, Rel.ABLATED)} <= rel_colours, rel_colours

@@ -17,12 +17,14 @@ from tests.browsing import chromium, screenshot_path
 from tests.conftest import Neo4jServer
 from tests.serving import Served, open_serving
 from tgneo.engines import Agent, GraphRag, Request
+from tgneo.engines.verify import DEFAULT_BUDGET
 from tgneo.explain.events import ExplainEvent, SessionEnd
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.llm.offline import OfflineLLM
 from tgneo.store import Store
 from tgneo.store.traces import get_trace
+from tgneo.tracetree import NECESSARY
 
 WORKSPACE = f"test-ws-viewer-{uuid.uuid4().hex[:8]}"
 COLLECTION = f"test-viewer-{uuid.uuid4().hex[:8]}"
@@ -53,8 +55,9 @@ def page(browser: Browser) -> Iterator[Page]:
     assert not errors, errors
 
 
-def record(store: Store, workspace: str, collection: str) -> str:
-    events = GraphRag(store, OfflineLLM()).answer(Request(QUESTIONS[0].text, workspace, collection, {}))
+def record(store: Store, workspace: str, collection: str, *, verify: bool = False) -> str:
+    asked = Request(QUESTIONS[0].text, workspace, collection, {}, verify=DEFAULT_BUDGET if verify else None)
+    events = GraphRag(store, OfflineLLM()).answer(asked)
     return next(e for e in list(events) if isinstance(e, ExplainEvent)).explain_id
 
 
@@ -296,3 +299,163 @@ def test_two_answers_compare_side_by_side_with_the_edges_only_one_selected(
     assert edges.locator("ul[data-side=b] li.added").count() == len(expected["edges"]["added"])
     assert full in page.locator("#side-a").inner_text() and fewer in page.locator("#side-b").inner_text()
     page.screenshot(path=screenshot_path("viewer-trace-diff"), full_page=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# a verified answer: the verdict at a glance, and which selections the answer could not do without
+
+VERDICT_COLOURS = {"supported": "rgb(26, 127, 55)", "partly": "rgb(191, 135, 0)", "unsupported": "rgb(207, 34, 46)"}
+NECESSITY_MARKS = """(uris) => uris.map((uri) => {
+    const cy = window.tgneoViewer.cy, nodes = [uri, uri + " statement"].map((id) => cy.getElementById(id));
+    return nodes.map((n) => n.nonempty() ? (n.hasClass("necessary") ? "necessary" : n.hasClass("unnecessary")
+        ? "unnecessary" : "unmarked") : "missing");
+})"""
+
+
+def necessity_marks(page: Page, necessity: dict[str, float]) -> dict[str, list[str]]:
+    """How each selection the check left out in turn is drawn, with the statement row it brought."""
+    marks = page.evaluate(NECESSITY_MARKS, list(necessity))
+    return dict(zip(necessity, marks, strict=True))
+
+
+def expected_marks(necessity: dict[str, float]) -> dict[str, list[str]]:
+    return {uri: ["necessary" if v >= NECESSARY else "unnecessary"] * 2 for uri, v in necessity.items()}
+
+
+def click_node(page: Page, uri: str) -> None:
+    """A real mouse click on the node drawn for ``uri``."""
+    x, y = page.evaluate("""(uri) => {
+        const cy = window.tgneoViewer.cy, p = cy.getElementById(uri).renderedPosition();
+        const box = cy.container().getBoundingClientRect();
+        return [box.left + p.x, box.top + p.y];
+    }""", uri)  # fmt: skip
+    page.mouse.click(x, y)
+
+
+def test_a_verified_trace_shows_its_verdict_and_marks_the_selections_the_answer_needed(
+    open_server: str, store: Store, page: Page
+) -> None:
+    uri = record(store, WORKSPACE, COLLECTION, verify=True)
+    trace = get_trace(store, WORKSPACE, COLLECTION, uri)
+    checked = trace["verification"]
+    assert checked["verdict"] == "supported" and max(checked["necessity"].values()) >= NECESSARY
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+
+    # the verdict at a glance: a green badge, what the check found beside it
+    verdict = page.locator("#verdict")
+    assert verdict.is_visible() and verdict.get_attribute("data-verdict") == "supported"
+    badge = page.locator("#verdict .badge")
+    assert badge.evaluate("b => getComputedStyle(b).backgroundColor") == VERDICT_COLOURS["supported"]
+    assert "100% of the answer" in verdict.inner_text() and "tgneo-offline" in verdict.inner_text()
+
+    # the check is the step after the answer; its re-runs are rows beside it, not steps of the column
+    reruns = [s["uri"] for s in trace["steps"] if s["type"] == "Counterfactual"]
+    assert len(reruns) == 6
+    assert shown_steps(page) == [s["uri"] for s in trace["steps"] if s["type"] != "Counterfactual"]
+    (synthesis,) = [s["uri"] for s in trace["steps"] if s["type"] == "Synthesis"]
+    assert shown_steps(page)[-2:] == [synthesis, checked["uri"]]  # … the answer, then its check
+    assert all(drawn(page, u) for u in [*shown_steps(page), *reruns])
+    assert_readable(page, "viewer-verified-trace")
+
+    # each selection left out in turn: necessary (thick border, its row in the check's colour) or not (dashed)
+    assert necessity_marks(page, checked["necessity"]) == expected_marks(checked["necessity"])
+    necessary = next(u for u, v in checked["necessity"].items() if v >= NECESSARY)
+    click_node(page, necessary)
+    page.wait_for_selector("#details table.props", timeout=10_000)
+    details = page.locator("#details").inner_text()
+    assert f"{checked['necessity'][necessary]:.2f}: necessary" in details and "score" in details
+    # a re-run lights up what it left out, and says so
+    leave_one_out = next(s for s in trace["steps"] if s["type"] == "Counterfactual" and s["ablated"] == [necessary])
+    click_node(page, leave_one_out["uri"])
+    page.wait_for_selector("#details pre.content", timeout=10_000)
+    assert "left out" in page.locator("#details").inner_text()
+    assert page.evaluate("(u) => window.tgneoViewer.cy.getElementById(u).hasClass('ablated')", necessary)
+    # the Verification's own triples are in the prov profile, and the panel shows them
+    page.locator("#steps li", has_text="Verification").click()
+    page.wait_for_selector("#details pre.triples", timeout=10_000)
+    assert "verdict" in page.locator("#details pre.triples").inner_text()
+    page.screenshot(path=screenshot_path("viewer-verified-trace-details"))
+
+    # the badge's colour says the verdict: supported green, partly amber, unsupported red
+    for word, colour in VERDICT_COLOURS.items():
+        shown = page.evaluate("""(v) => { const el = document.getElementById("verdict");
+            window.tgneo.renderVerdict(el, { verdict: v, sufficiency: 0.5, model: "m", stands_without: [2] });
+            const badge = el.querySelector(".badge");
+            return [el.dataset.verdict, getComputedStyle(badge).backgroundColor, el.innerText]; }""", word)  # fmt: skip
+        assert shown[:2] == [word, colour] and "sentence(s) 2 stand without it" in shown[2]
+
+
+def test_a_verified_agent_trace_marks_the_observations_its_answer_needed(
+    open_server: str, store: Store, page: Page
+) -> None:
+    asked = Request("Who discovered polonium?", WORKSPACE, COLLECTION, {"pattern": "react"}, verify=DEFAULT_BUDGET)
+    end = list(Agent(store, OfflineLLM()).answer(asked))[-1]
+    assert isinstance(end, SessionEnd) and end.trace and end.verification is not None
+    trace = get_trace(store, WORKSPACE, COLLECTION, end.trace)
+    checked = trace["verification"]
+    observations = {s["uri"] for s in trace["steps"] if s["type"] == "Observation"}
+    assert checked["necessity"] and set(checked["necessity"]) <= observations
+    page.goto(f"{open_server}/ui/trace/{quote(end.trace, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    assert page.locator("#verdict").get_attribute("data-verdict") == checked["verdict"]
+    marks = page.evaluate("""(uris) => uris.map((u) => { const n = window.tgneoViewer.cy.getElementById(u);
+        return n.hasClass("necessary") ? "necessary" : n.hasClass("unnecessary") ? "unnecessary" : "unmarked"; })""",
+                          list(checked["necessity"]))  # fmt: skip
+    assert marks == ["necessary" if v >= NECESSARY else "unnecessary" for v in checked["necessity"].values()]
+    assert_readable(page, "viewer-verified-agent")
+    said = next(s for s in trace["steps"] if s["uri"] in checked["necessity"])["documents"][0]["text"]
+    rows = page.evaluate("() => window.tgneoViewer.cy.nodes('.rerun').map((n) => n.data('label'))")
+    assert any(said[:20] in row for row in rows), rows  # a re-run's row says which observation it left out
+
+
+def test_an_unverified_trace_shows_no_verdict_and_marks_nothing(open_server: str, store: Store, page: Page) -> None:
+    uri = record(store, WORKSPACE, COLLECTION)
+    page.goto(f"{open_server}/ui/trace/{quote(uri, safe='')}?{SCOPE}")
+    page.wait_for_selector("#status[data-state=done]", timeout=30_000)
+    assert page.locator("#verdict").is_hidden()
+    assert page.evaluate("() => window.tgneoViewer.cy.nodes('.necessary, .unnecessary').length") == 0
+
+
+def test_a_live_question_asked_with_verify_shows_the_check_after_the_answer(
+    open_server: str, store: Store, page: Page
+) -> None:
+    page.goto(f"{open_server}/ui/?{SCOPE}")
+    page.evaluate("""() => { window.arrivals = [];
+        new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+          if (n.dataset && n.dataset.uri) window.arrivals.push({ uri: n.dataset.uri,
+            answer: document.getElementById("answer").textContent,
+            verdict: document.getElementById("verdict").dataset.verdict || null }); })
+        .observe(document.getElementById("steps"), { childList: true }); }""")  # fmt: skip
+    page.fill("#question", QUESTIONS[0].text)
+    page.select_option("#service", "graph-rag")
+    page.fill("#collection", COLLECTION)
+    page.check("#verify")
+    page.click("#ask")
+    page.wait_for_selector("#status[data-state=done]", timeout=60_000)
+    arrivals = page.evaluate("window.arrivals")
+    trace = get_trace(store, WORKSPACE, COLLECTION, arrivals[0]["uri"])
+    checked = trace["verification"]
+    assert [a["uri"] for a in arrivals] == [s["uri"] for s in trace["steps"] if s["type"] != "Counterfactual"]
+    assert arrivals[-1]["uri"] == checked["uri"] and len(arrivals) == 6  # question … synthesis, then the check,
+    answer = page.locator("#answer").inner_text()
+    assert answer.startswith("Polonium was named after Poland") and arrivals[-1]["answer"] == answer  # after it all
+    # no verdict before the check's own message; with it, at once (before the final message)
+    assert [a["verdict"] for a in arrivals] == [None] * 5 + [checked["verdict"]]
+    assert page.locator("#steps li").last.get_attribute("data-type") == "Verification"
+    verdict = page.locator("#verdict")
+    assert verdict.is_visible() and verdict.get_attribute("data-verdict") == checked["verdict"]
+    assert necessity_marks(page, checked["necessity"]) == expected_marks(checked["necessity"])
+    page.screenshot(path=screenshot_path("viewer-live-verified"))
+
+
+def test_the_live_page_asks_for_no_check_unless_verify_is_ticked(open_server: str, store: Store, page: Page) -> None:
+    page.goto(f"{open_server}/ui/?{SCOPE}")
+    assert page.locator("#verify").is_visible() and not page.locator("#verify").is_checked()
+    page.fill("#question", QUESTIONS[0].text)
+    page.fill("#collection", COLLECTION)
+    page.click("#ask")
+    page.wait_for_selector("#status[data-state=done]", timeout=60_000)
+    root = shown_steps(page)[0]
+    assert get_trace(store, WORKSPACE, COLLECTION, root)["verification"] is None
+    assert page.locator("#verdict").is_hidden() and len(shown_steps(page)) == 5

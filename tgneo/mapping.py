@@ -98,6 +98,8 @@ CLASSES: tuple[ClassMap, ...] = (
     ClassMap(TGNEO.AnswerSentence, Label.ANSWER_SENTENCE),
     ClassMap(TGNEO.DocumentChange, Label.DOCUMENT_CHANGE),
     ClassMap(TGNEO.RetrievalHit, Label.RETRIEVAL_HIT),
+    ClassMap(TGNEO.Verification, Label.VERIFICATION),
+    ClassMap(TGNEO.Counterfactual, Label.COUNTERFACTUAL),
 )
 
 PROPERTIES: tuple[PropMap, ...] = (
@@ -158,6 +160,14 @@ PROPERTIES: tuple[PropMap, ...] = (
     PropMap(TGNEO.textRank, "textRank", "integer"),
     PropMap(TGNEO.textScore, "textScore", "float"),
     PropMap(TGNEO.fusedScore, "fusedScore", "float"),
+    # tgneo's own: the counterfactual check of an answer (checked when: prov:generatedAtTime)
+    PropMap(PROV.generatedAtTime, "generatedAtTime", "datetime"),
+    PropMap(TGNEO.verdict, "verdict"),
+    PropMap(TGNEO.sufficiency, "sufficiency", "float"),
+    PropMap(TGNEO.calls, "calls", "integer"),
+    PropMap(TGNEO.ablation, "ablation"),
+    PropMap(TGNEO.preserved, "preserved", "float"),
+    PropMap(TGNEO.necessity, "necessity", "float"),
 )
 
 RELATIONSHIPS: tuple[RelMap, ...] = (
@@ -178,6 +188,9 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TGNEO.sentence, Rel.SENTENCE, "sentences"),
     RelMap(TGNEO.hit, Rel.HIT, "hits"),
     RelMap(TGNEO.retrieved, Rel.RETRIEVED, "retrieved"),
+    RelMap(TGNEO.standsWithout, Rel.STANDS_WITHOUT, "stands_without"),
+    RelMap(TGNEO.counterfactual, Rel.COUNTERFACTUAL, "counterfactuals"),
+    RelMap(TGNEO.ablated, Rel.ABLATED, "ablated"),
     RelMap(PROV.wasInvalidatedBy, Rel.WAS_INVALIDATED_BY, "invalidated_by"),
 )
 
@@ -196,9 +209,13 @@ LINK_PROPERTY: dict[tuple[Rel, URIRef], PropMap] = {
     (rel, row.iri): row for rel, rows in LINK_PROPERTIES.items() for row in rows
 }
 
-PROV_PROFILE_ONLY_LABELS = frozenset({Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT})
+PROV_PROFILE_ONLY_LABELS = frozenset(
+    {Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.VERIFICATION, Label.COUNTERFACTUAL}
+)
 """Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
-PROV_PROFILE_ONLY_RELS = frozenset({Rel.SENTENCE, Rel.WAS_INVALIDATED_BY, Rel.HIT, Rel.RETRIEVED})
+PROV_PROFILE_ONLY_RELS = frozenset(
+    {Rel.SENTENCE, Rel.WAS_INVALIDATED_BY, Rel.HIT, Rel.RETRIEVED, Rel.STANDS_WITHOUT, Rel.COUNTERFACTUAL, Rel.ABLATED}
+)
 """Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
@@ -226,7 +243,8 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION, Label.GROUNDING, Label.EXPLORATION,
     Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
     Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
-    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.QUESTION,
+    Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.VERIFICATION,
+    Label.COUNTERFACTUAL, Label.QUESTION,
     # extraction time
     Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
     # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type

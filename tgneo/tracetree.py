@@ -90,6 +90,29 @@ def hit_line(hit: dict[str, Any], name: str | None = None) -> str:
     return f"#{hit['rank']} {item}  {' + '.join(found)} → {hit['fused']:.4f}"
 
 
+NECESSARY = 0.25
+"""From this necessity on a selection is shown as necessary: leaving it out loses at least a quarter of the answer."""
+VERDICTS = {
+    "supported": "[bold green]supported by its evidence[/]",
+    "partly": "[bold yellow]partly supported by its evidence[/]",
+    "unsupported": "[bold red]not supported by its evidence[/]",
+}
+"""How a verdict reads, at a glance (``trace show``, ``ask --verify``, ``trace verify``)."""
+
+
+def verdict_line(checked: dict[str, Any]) -> str:
+    """The latest check's verdict at a glance: ``VERIFIED: supported by its evidence (…)``."""
+    verdict = VERDICTS.get(str(checked.get("verdict")), escape(str(checked.get("verdict"))))
+    stands = checked.get("stands_without") or []
+    also = f"; sentence(s) {', '.join(map(str, stands))} stand without their evidence" if stands else ""
+    sufficiency = checked.get("sufficiency")
+    enough = (
+        f"; the cited evidence alone gives {sufficiency:.0%} of the answer" if isinstance(sufficiency, float) else ""
+    )
+    model = f", judged by {escape(str(checked['model']))}" if checked.get("model") else ""
+    return f"VERIFIED: {verdict}[dim]{escape(also)}{escape(enough)}{model}[/]"
+
+
 def render_trace(trace: dict[str, Any]) -> Tree:
     """A ``rich`` tree of the trace, root first."""
     steps = {s["uri"]: s for s in trace["steps"]}
@@ -110,7 +133,17 @@ def render_trace(trace: dict[str, Any]) -> Tree:
         title += "  [magenta]held[/]"
     for line in stale_lines(trace):
         title += f"\n[bold red]{escape(line)}[/]"
+    checked = trace.get("verification")
+    necessity: dict[str, float] = checked["necessity"] if checked else {}
+    if checked:
+        title += f"\n{verdict_line(checked)}"
     tree = Tree(title)
+
+    def needed(selection: str) -> str:
+        if selection not in necessity:
+            return ""
+        value = necessity[selection]
+        return f" [bold]necessary {value:.2f}[/]" if value >= NECESSARY else f" [dim]not necessary {value:.2f}[/]"
 
     def add(branch: Tree, uri: str, seen: set[str]) -> None:
         if uri in seen:
@@ -125,7 +158,7 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             node.add(f"seed {escape(str(e.get('label') or e['uri']))}")
         for edge in step.get("edges", []):
             mark = f" [red](source {invalidated[edge['selection']]})[/]" if edge["selection"] in invalidated else ""
-            edge_node = node.add(_edge_line(edge) + mark)
+            edge_node = node.add(_edge_line(edge) + mark + needed(edge["selection"]))
             if edge.get("reasoning"):
                 edge_node.add(f"[italic]{escape(str(edge['reasoning']))}[/]")
             for source in edge["statement"].get("sources", []):
@@ -136,7 +169,7 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             doc = f" → {', '.join(c.get('chain', []))}" if c.get("chain") else ""
             mark = f" [red](source {invalidated[chunk['selection']]})[/]" if chunk["selection"] in invalidated else ""
             score = f" score {chunk['score']:.2f}" if isinstance(chunk.get("score"), int | float) else ""
-            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}")
+            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}{needed(chunk['selection'])}")
         if step.get("hits"):
             names = {e["uri"]: e.get("label") for e in step.get("entities", [])}  # GraphRAG's seeds
             what = "seed entity(ies)" if names else "chunk(s)"

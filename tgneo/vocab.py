@@ -184,6 +184,29 @@ class TGNEO(DefinedNamespace):
     """Its full-text (Lucene) score."""
     fusedScore: URIRef
     """Its reciprocal-rank-fusion score: the sum of ``1 / (60 + rank)`` over the lists that found it."""
+    Verification: URIRef
+    """The counterfactual check of an answer (a ``prov:Entity`` derived from the Synthesis or Conclusion it checks):
+    whether the answer depends on the evidence it cites (:mod:`tgneo.explain.verification`)."""
+    verdict: URIRef
+    """A verification's conclusion: ``supported``, ``partly`` or ``unsupported``."""
+    sufficiency: URIRef
+    """The share of the answer's sentences still given with the cited evidence alone (0..1)."""
+    calls: URIRef
+    """How many times a verification ran the answering stage again."""
+    standsWithout: URIRef
+    """A verification → an answer sentence that still stands with its cited evidence removed."""
+    counterfactual: URIRef
+    """A verification → one of its re-runs."""
+    Counterfactual: URIRef
+    """One re-run of the answering stage on altered evidence (a ``prov:Entity`` derived from its verification)."""
+    ablation: URIRef
+    """How a counterfactual altered the evidence: ``without-cited``, ``only-cited`` or ``leave-one-out``."""
+    ablated: URIRef
+    """A counterfactual → a selection it left out (for ``only-cited``: one it kept)."""
+    preserved: URIRef
+    """The share of the original answer's sentences a counterfactual still said (0..1)."""
+    necessity: URIRef
+    """For a leave-one-out counterfactual: the share of the answer lost without its item (0..1)."""
 
 
 class Label(StrEnum):
@@ -267,6 +290,10 @@ class Label(StrEnum):
     """One trace's record of a source document it used being replaced or removed: the trace is stale."""
     RETRIEVAL_HIT = "RetrievalHit"
     """How an Exploration found one item: its ranks in the vector and full-text lists, and fused."""
+    VERIFICATION = "Verification"
+    """The counterfactual check of an answer: does it depend on the evidence it cites?"""
+    COUNTERFACTUAL = "Counterfactual"
+    """One re-run of the answering stage on altered evidence, part of a Verification."""
 
 
 class Rel(StrEnum):
@@ -303,6 +330,12 @@ class Rel(StrEnum):
     """An Exploration → a RetrievalHit."""
     RETRIEVED = "RETRIEVED"
     """A RetrievalHit → the chunk it found."""
+    STANDS_WITHOUT = "STANDS_WITHOUT"
+    """A Verification → an answer sentence that still stands without its cited evidence."""
+    COUNTERFACTUAL = "COUNTERFACTUAL"
+    """A Verification → one of its Counterfactuals."""
+    ABLATED = "ABLATED"
+    """A Counterfactual → a selection it left out (or kept alone)."""
 
 
 KG_PREFIXES: tuple[tuple[str, str], ...] = (

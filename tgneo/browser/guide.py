@@ -18,6 +18,7 @@ from urllib.parse import quote, urlencode
 
 from tgneo.scope import DEFAULT_SCOPE
 from tgneo.store.queries import ALL, CypherQuery
+from tgneo.tracetree import NECESSARY
 
 TRACE_PLACEHOLDER = "paste a question URI from the slide 'Latest questions'"
 DOCUMENT_PLACEHOLDER = "paste a document URI from the slide 'Documents behind an answer'"
@@ -53,6 +54,12 @@ QUERY_SLIDES: tuple[QuerySlide, ...] = (
                "its properties: tokens, model, reasoning, scores.", "trace_graph", uri="trace"),
     QuerySlide("Documents behind an answer", "Every source document an answer relied on, through the edge or "
                "chunk selection that brought it in.", "answer_documents", uri="trace"),
+    QuerySlide("Does the answer depend on its evidence?", "The counterfactual checks of this answer (tgneo ask "
+               "--verify, tgneo trace verify), newest first: the verdict (supported, partly, unsupported), the share "
+               "of the answer the cited evidence alone still gives, the sentences that stand without their evidence, "
+               "and each selection the check found necessary, with the fact or chunk it brought. necessity lists "
+               "every selection left out in turn: the share of the answer lost without it.",
+               "answer_verification", uri="trace", extra={"necessary": NECESSARY}),
     QuerySlide("Answers that used a document", "The audit question: which answers relied on this document?",
                "document_answers", uri="document"),
     QuerySlide("Failed tool calls", "Agent observations whose tool call failed, with the error, the action "

@@ -61,6 +61,10 @@ NODE_STYLES: tuple[NodeStyle, ...] = (
     _n(Label.ANSWER_SENTENCE, "#7BC89C", 40, "{sentenceIndex} {value}"),
     _n(Label.DOCUMENT_CHANGE, "#D9534F", 45, "{change}"),
     _n(Label.RETRIEVAL_HIT, "#9FD3D9", 30, "#{rank}"),
+    # the counterfactual check of an answer: its verdict; each re-run, leaving out one selection, that selection's
+    # necessity first (what a small node has room for), then how it altered the evidence (all the others show)
+    _n(Label.VERIFICATION, "#AD1457", 60, "{verdict}"),
+    _n(Label.COUNTERFACTUAL, "#F48FB1", 50, "{necessity} {ablation}"),
     # agents
     _n(Label.PATTERN_DECISION, "#8E7CC3", 55, "{pattern}"),
     _n(Label.ANALYSIS, "#6A5ACD", 60, "{action}"),
@@ -86,6 +90,9 @@ REL_COLORS: dict[Rel, str] = {
     Rel.SENTENCE: "#7BC89C",
     Rel.HIT: "#9FD3D9",
     Rel.RETRIEVED: "#9FD3D9",
+    Rel.STANDS_WITHOUT: "#D64541",
+    Rel.COUNTERFACTUAL: "#AD1457",
+    Rel.ABLATED: "#F48FB1",
     Rel.SUBJECT: "#C7CED8",
     Rel.OBJECT: "#C7CED8",
 }

@@ -17,12 +17,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import replace
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.engines.graphrag import ground, placed, usage
+from tgneo.engines.graphrag import cited, ground, placed, usage
+from tgneo.engines.verify import Answering, Item
+from tgneo.errors import NotFound
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import AnswerChunk, Event, Source
 from tgneo.explain.retrieval import retrieval_hits
@@ -50,9 +53,7 @@ class DocRag(Engine):
         grounding, concepts = ground(session, uris.docrag_grounding_uri(sid), question.uri)
         yield session.record(grounding)
 
-        embedded = ctx.llm.embed([*concepts, session.question]).vectors
-        # the whole question searches beside its concepts: a sentence-embedding model matches its meaning
-        hits = ctx.graph.search_chunks(concepts, embedded, session.question, embedded[-1], options["doc_limit"])
+        hits = _ranked(self.retrieve(session, concepts, options["doc_limit"]))
         exploration = DocRagExploration(
             uri=uris.docrag_exploration_uri(sid),
             grounding=grounding.uri,
@@ -102,4 +103,51 @@ class DocRag(Engine):
         citations, sentences = attribute(text, evidence, ctx.llm, synthesis.uri)
         yield session.record(synthesis, {document: text}, attached=sentences)
         sources = tuple(Source(uri, title) for uri, title in found.documents)
-        return Outcome(text, synthesis.uri, sources, evidence, citations)
+        items = tuple(
+            Item(uri, {"id": h.uri, "text": h.text}, h.text)
+            for uri, h in zip(focus.selection_uris, kept, strict=True)
+        )  # fmt: skip
+        answering = Answering(synthesis.uri, text, items, cited(citations), passages_task(session.question))
+        return Outcome(text, synthesis.uri, sources, evidence, citations, answering)
+
+    def retrieve(self, session: Session, concepts: Sequence[str], limit: int) -> list[kg.ChunkHit]:
+        """The chunks the answer may draw on, best first (the Focus keeps the first ``limit``).
+
+        Override it to retrieve another way (a neo4j-graphrag retriever, a reranker) and keep everything else —
+        the trace, the citations, the sources — as Document RAG records them; :meth:`passage` turns what your
+        retriever returned into hits. The default is hybrid: each concept's embedding and the whole question's
+        find their nearest chunks, the question's words find chunks by full text, fused by reciprocal rank.
+        """
+        embedded = session.ctx.llm.embed([*concepts, session.question]).vectors
+        # the whole question searches beside its concepts: a sentence-embedding model matches its meaning
+        return session.ctx.graph.search_chunks(concepts, embedded, session.question, embedded[-1], limit)
+
+    def passage(self, session: Session, ident: str, text: str, score: float = 0.0) -> kg.ChunkHit:
+        """A retrieved passage as a hit :meth:`retrieve` returns: ``ident`` is a chunk of the graph the question
+        reads — a tgneo chunk URI, or, over a graph profile, the element id of their chunk (what a neo4j-graphrag
+        retriever puts in ``item.metadata["id"]``) — and ``score`` its retriever's score.
+
+        Raises:
+            NotFound: no chunk of that graph has this id (the trace could not say where the passage was read).
+        """
+        iri = session.ctx.graph.chunk(ident)
+        if iri is None:
+            raise NotFound(f"{self.kind.wire}: no chunk {ident!r} in the graph this question reads")
+        return kg.ChunkHit(iri, text, score, score)
+
+
+def _ranked(hits: Sequence[kg.ChunkHit]) -> list[kg.ChunkHit]:
+    """``hits`` as retrieved; a list no fusion ranked (an overriding :meth:`DocRag.retrieve`'s) is one ranked list,
+    its order the retriever's, recorded as the vector list's ranks (its retrieval hits say so)."""
+    if all(h.vector_rank is not None or h.text_rank is not None for h in hits):
+        return list(hits)
+    return [replace(h, vector_rank=i, text_rank=None, fused=kg.rrf(i)) for i, h in enumerate(hits, start=1)]
+
+
+def passages_task(question: str) -> Callable[[Sequence[Item]], Task]:
+    """Document RAG's answering stage on some of its selected chunks."""
+
+    def task(items: Sequence[Item]) -> Task:
+        return Task("docrag-synthesis", {"question": question, "passages": [dict(i.payload) for i in items]})
+
+    return task

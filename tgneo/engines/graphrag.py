@@ -25,13 +25,14 @@ Parameters and defaults are TrustGraph's (``tg-invoke-graph-rag``): ``entity_lim
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.explain.events import AnswerChunk, Event, Evidence, Source
+from tgneo.engines.verify import Answering, Item
+from tgneo.explain.events import AnswerChunk, Citation, Event, Evidence, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.retrieval import retrieval_hits
 from tgneo.kinds import SessionKind
@@ -122,7 +123,28 @@ class GraphRag(Engine):
         citations, attached = attribute(text, evidence, ctx.llm, synthesis.uri)
         yield session.record(synthesis, {document: text}, attached=attached)
         sources = tuple(Source(uri, title) for uri, title in found.documents)
-        return Outcome(text, synthesis.uri, sources, evidence, citations)
+        items = tuple(
+            Item(uri, {"fact": edge.fact, "evidence": said.get(edge.evidence or "")}, edge.evidence or edge.fact)
+            for uri, (_, edge) in zip(focus_step.selection_uris, selections, strict=True)
+        ) if selections else ()  # fmt: skip
+        answering = Answering(synthesis.uri, text, items, cited(citations), synthesis_task(session.question))
+        return Outcome(text, synthesis.uri, sources, evidence, citations, answering)
+
+
+def synthesis_task(question: str) -> Callable[[Sequence[Item]], Task]:
+    """GraphRAG's answering stage on some of its selected edges: their facts, and each evidence sentence once."""
+
+    def task(items: Sequence[Item]) -> Task:
+        facts = [str(i.payload["fact"]) for i in items]
+        sentences = list(dict.fromkeys(str(i.payload["evidence"]) for i in items if i.payload.get("evidence")))
+        return Task("synthesis", {"question": question, "facts": facts, "evidence": sentences})
+
+    return task
+
+
+def cited(citations: Sequence[Citation]) -> tuple[tuple[str, ...], ...]:
+    """For each answer sentence, the selections its citations came through."""
+    return tuple(tuple(dict.fromkeys(e.uri for e in c.evidence)) for c in citations)
 
 
 def placed(uri: str, text: str, place: kg.Place | None) -> Evidence:

@@ -11,6 +11,7 @@ classes live by what they describe, and are re-exported here:
 - :mod:`tgneo.explain.docrag`: Document RAG's steps;
 - :mod:`tgneo.explain.agent`: the agents' steps (ReAct, plan-then-execute, supervisor);
 - :mod:`tgneo.explain.citations`: tgneo's answer sentences, attached to an answer step;
+- :mod:`tgneo.explain.verification`: tgneo's counterfactual check of an answer;
 - :mod:`tgneo.explain.source`: the extraction-time entities in ``urn:graph:source``.
 """
 
@@ -39,6 +40,7 @@ from tgneo.explain.entity import Entity, LlmStep, Question, now_timestamp
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.retrieval import RetrievalHit
 from tgneo.explain.source import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
+from tgneo.explain.verification import Counterfactual, Verification
 
 __all__ = [
     "ENTITY_TYPES",
@@ -51,6 +53,7 @@ __all__ = [
     "RetrievalHit",
     "ChunkSelection",
     "Conclusion",
+    "Counterfactual",
     "Decomposition",
     "DerivedEntity",
     "DocRagExploration",
@@ -75,6 +78,7 @@ __all__ = [
     "Subgraph",
     "Synthesis",
     "Thought",
+    "Verification",
     "entity_from_dict",
     "now_timestamp",
 ]
@@ -104,6 +108,8 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
         Finding,
         AnswerSentence,
         RetrievalHit,
+        Verification,
+        Counterfactual,
         Document,
         DerivedEntity,
         Subgraph,
@@ -111,7 +117,7 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
 }
 """Every concrete entity class by its ``kind``: the one table the recorder and the API consult."""
 
-TGNEO_ONLY = frozenset({AnswerSentence.kind, RetrievalHit.kind})
+TGNEO_ONLY = frozenset({AnswerSentence.kind, RetrievalHit.kind, Verification.kind, Counterfactual.kind})
 """The kinds TrustGraph has no builder for: tgneo's own, exported in the ``prov`` profile only."""
 
 

@@ -21,7 +21,7 @@ from tgneo.rdf.terms import Quad
 
 __all__ = [
     "EVENTS", "AgentMessage", "AnswerChunk", "Citation", "ErrorEvent", "Event", "Evidence", "ExplainEvent",
-    "SessionEnd", "Source",
+    "Necessity", "SessionEnd", "Source", "VerificationSummary",
 ]  # fmt: skip
 
 
@@ -142,6 +142,40 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class Necessity:
+    """How much of an answer one item it was given is needed for: the share of its sentences lost without it.
+
+    :ivar iri: the item: an EdgeSelection, ChunkSelection or Observation of the trace.
+    :ivar necessity: 0 (the answer says the same without it) to 1 (every sentence is lost).
+    """
+
+    iri: str
+    necessity: float
+
+
+@dataclass(frozen=True)
+class VerificationSummary:
+    """What the counterfactual check of an answer found (:mod:`tgneo.engines.verify`).
+
+    :ivar verdict: ``supported``, ``partly`` or ``unsupported`` (by its evidence).
+    :ivar sufficient: whether the cited evidence alone still gives most of the answer.
+    :ivar sufficiency: the share of the answer it still gives (0..1).
+    :ivar model: the model that answered the re-runs (the judge).
+    :ivar items: the necessity of each item a leave-one-out was run for, the most cited first.
+    :ivar stands_without: the answer sentences (1-based) still said without their evidence.
+    :ivar uri: the Verification step recording it.
+    """
+
+    verdict: str
+    sufficient: bool
+    sufficiency: float
+    model: str | None = None
+    items: tuple[Necessity, ...] = ()
+    stands_without: tuple[int, ...] = ()
+    uri: str | None = None
+
+
+@dataclass(frozen=True)
 class SessionEnd(Event):
     """Event name: ``end``. The answer is complete: its citations and the question's token totals.
 
@@ -151,6 +185,7 @@ class SessionEnd(Event):
     :ivar out_token: completion tokens over every LLM call.
     :ivar model: the model that answered.
     :ivar trace: the trace's root URI (tgneo's addition: where to look the answer up).
+    :ivar verification: what the counterfactual check found, when one was asked for (tgneo's addition).
     """
 
     sources: tuple[Source, ...] = ()
@@ -159,6 +194,7 @@ class SessionEnd(Event):
     model: str | None = None
     trace: str | None = None
     citations: tuple[Citation, ...] = ()
+    verification: VerificationSummary | None = None
 
     name = "end"
 

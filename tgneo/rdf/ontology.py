@@ -68,6 +68,16 @@ _COMMENTS: dict[str, str] = {
         "tgneo: how an Exploration found one item (tgneo:retrieved): its rank and score in the vector and "
         "full-text lists, and its rank after reciprocal rank fusion."
     ),
+    "Verification": (
+        "tgneo: the counterfactual check of an answer (prov:wasDerivedFrom the Synthesis or Conclusion it checks): "
+        "its verdict (supported, partly, unsupported), how much of the answer its cited evidence alone still gives "
+        "(tgneo:sufficiency), and the answer sentences that stand without their evidence (tgneo:standsWithout)."
+    ),
+    "Counterfactual": (
+        "tgneo: one re-run of the answering stage with the evidence altered (tgneo:ablation: without-cited, "
+        "only-cited, leave-one-out) and the selections it left out or kept (tgneo:ablated); how much of the answer "
+        "it still said (tgneo:preserved), a left-out item's necessity, and its answer (tg:document)."
+    ),
     "DocumentChange": (
         "tgneo: a source document a trace used was replaced or removed; the selections and answers it "
         "invalidated (prov:wasInvalidatedBy) are stale."

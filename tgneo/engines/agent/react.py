@@ -15,11 +15,12 @@ sub-trace Synthesis of a RAG tool), the Conclusion from the last iteration.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tgneo import uris
+from tgneo.engines.agent.synthesis import answering_of
 from tgneo.engines.agent.tools import TOOLS, ToolError
 from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Outcome, Session
@@ -67,6 +68,7 @@ def react(session: Session, max_iterations: int) -> Generator[Event, None, Outco
     sid, root = session.id, uris.agent_session_uri(session.id)
     tools = [tool.spec() for tool in TOOLS.values()]
     history: list[dict[str, Any]] = []
+    observed: list[tuple[str, str, str]] = []  # what the tools returned: (observation uri, the call, its text)
     previous: str | None = None
     for n in range(1, max_iterations + 1):
         call = session.complete(Task("react", {"question": session.question, "tools": tools, "history": history}))
@@ -76,7 +78,7 @@ def react(session: Session, max_iterations: int) -> Generator[Event, None, Outco
         except LLMError as e:
             step, problem = Step("The model's answer was not a valid step.", INVALID_STEP, {}), str(e)
         if step.final_answer is not None:
-            return (yield from conclude(session, previous, step, call, "final-answer"))
+            return (yield from conclude(session, previous, step, call, "final-answer", observed))
 
         uri, thought_uri = uris.agent_iteration_uri(sid, n), uris.agent_thought_uri(sid, n)
         yield AgentMessage("thought", step.thought, message_id=uri)
@@ -105,6 +107,8 @@ def react(session: Session, max_iterations: int) -> Generator[Event, None, Outco
             tool_error=error,
         )
         yield session.record(observation, {observation_uri: text})
+        if error is None:
+            observed.append((observation_uri, f"{step.action} {dict(step.arguments or {})}", text))
         history.append(
             {
                 "thought": step.thought,
@@ -120,7 +124,7 @@ def react(session: Session, max_iterations: int) -> Generator[Event, None, Outco
         f"I stopped after {max_iterations} iterations without a final answer.",
         final_answer=f"I could not finish within {max_iterations} steps. The last thing I found: {last}",
     )
-    return (yield from conclude(session, previous, give_up, None, "max-iterations"))
+    return (yield from conclude(session, previous, give_up, None, "max-iterations", observed))
 
 
 def call_tool(
@@ -142,7 +146,12 @@ def call_tool(
 
 
 def conclude(
-    session: Session, previous: str | None, step: Step, call: Completion | None, reason: str
+    session: Session,
+    previous: str | None,
+    step: Step,
+    call: Completion | None,
+    reason: str,
+    observed: Sequence[tuple[str, str, str]] = (),
 ) -> Generator[Event, None, Outcome]:
     """Stream the final answer, then record the Conclusion with its text in the librarian."""
     sid, root = session.id, uris.agent_session_uri(session.id)
@@ -160,4 +169,5 @@ def conclude(
     )
     citations, sentences = attribute(answer, session.ctx.evidence, session.ctx.llm, conclusion.uri)
     yield session.record(conclusion, {document: answer}, attached=sentences)
-    return Outcome(answer, conclusion.uri, citations=citations)
+    answering = answering_of(session, conclusion.uri, answer, observed) if answer.strip() else None
+    return Outcome(answer, conclusion.uri, citations=citations, answering=answering)

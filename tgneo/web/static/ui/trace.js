@@ -1,7 +1,7 @@
 // /ui/trace/{uri}: the stored trace, read from the trace API and drawn whole.
 "use strict";
 (async function () {
-  const { api, renderCitations, scope, Viewer } = window.tgneo;
+  const { api, markStandsWithout, renderCitations, renderVerdict, scope, Viewer } = window.tgneo;
   const uri = document.getElementById("trace-uri").dataset.uri;
   const status = document.getElementById("status");
   const viewer = new Viewer(document.getElementById("graph"), document.getElementById("details"), document.getElementById("steps"));
@@ -21,6 +21,10 @@
     document.getElementById("answer").textContent = answering.sentences.map((s) => s.text).join(" ");
     renderCitations(document.getElementById("citations"), answering.sentences);
   }
+  // the latest counterfactual check of the answer, if it was checked: its verdict, and the sentences it found
+  // standing without their evidence (the graph marks each selection necessary or not: Viewer.addTrace)
+  renderVerdict(document.getElementById("verdict"), body.verification);
+  if (body.verification) markStandsWithout(document.getElementById("citations"), body.verification.stands_without);
   const t = body.totals || {};
   document.getElementById("totals").textContent =
     `${t.inToken || 0} tokens in, ${t.outToken || 0} out · ${(t.models || []).join(", ")} · ${t.errors || 0} errors`;

@@ -3,7 +3,10 @@
 // that called it) with, beside each step that selected evidence, one row per selection, best score
 // first: selection → statement or chunk → document. Every position is computed here (a "preset"
 // layout), so no two labels overlap at any size and no edge runs through a node; details on click.
-// trace.js and live.js feed it.
+// A verified answer (the counterfactual check: tgneo ask --verify, "verify": true) shows its verdict as
+// a badge, its Verification as the step after the answer with one row per re-run, and each selection
+// the check left out in turn marked necessary (a thick border, its row in the check's colour) or not
+// (dashed, greyed), its necessity in the details panel. trace.js and live.js feed it.
 "use strict";
 (function () {
   const config = JSON.parse(document.getElementById("tgneo-config").textContent);
@@ -81,7 +84,8 @@
     const pick = { GraphRagQuestion: p.query, DocRagQuestion: p.query, AgentQuestion: p.query, Question: p.query,
       Grounding: p.concept && [].concat(p.concept).join(", "), Exploration: p.edgeCount != null && p.edgeCount + " edges explored",
       Analysis: p.action, PatternDecision: p.pattern, Plan: p.planStep && [].concat(p.planStep).join("; "),
-      Decomposition: p.subagentGoal && [].concat(p.subagentGoal).join("; "), Observation: p.toolError };
+      Decomposition: p.subagentGoal && [].concat(p.subagentGoal).join("; "), Observation: p.toolError,
+      Verification: p.verdict && `${p.verdict}` + (p.sufficiency != null ? ` · sufficiency ${Number(p.sufficiency).toFixed(2)}` : "") };
     const text = pick[type];
     return type + (text ? "\n" + clip(text, STEP_CHARS) : "");
   }
@@ -90,6 +94,7 @@
   // (STEP_CHARS, ROW_CHARS, DOC_CHARS at these font sizes); the whole text is in the details panel.
   const GRID = { row: 24, stepGap: 70, groupGap: 34, indent: 48, selection: 190, evidence: 222, document: 640 };
   const STEP_CHARS = 56, ROW_CHARS = 58, DOC_CHARS = 36;
+  const VERIFIED_COLOR = config.colors.Verification || "#ad1457";
   const LABEL_BACKGROUND = { "text-background-color": "#fbfbfc", "text-background-opacity": 0.9, "text-background-padding": 1 };
 
   const STYLE = [
@@ -104,6 +109,14 @@
     { selector: "node.group", style: { shape: "round-rectangle", "background-color": "#eef1f6", "background-opacity": 0.6,
       "border-width": 1, "border-color": "#c4cad4", label: "data(label)", "font-size": 10, "font-weight": 600, color: "#57606a",
       "text-valign": "top", "text-halign": "center", "text-margin-x": 0, "text-margin-y": -4, padding: 10 } },
+    { selector: "node.rerun", style: { width: 10, height: 10, shape: "round-rectangle" } },
+    // what the check found about each selection it left out in turn (necessity: the share of the answer lost)
+    { selector: "node.necessary", style: { "border-width": 3, "border-color": VERIFIED_COLOR } },
+    { selector: "node.unnecessary", style: { "border-width": 1.5, "border-style": "dashed", "border-color": "#8c959f" } },
+    { selector: "node.statement.necessary", style: { color: VERIFIED_COLOR, "font-weight": 700 } },
+    { selector: "node.statement.unnecessary", style: { color: "#8c959f" } },
+    { selector: "node.ablated", style: { "border-width": 3, "border-style": "double", "border-color": VERIFIED_COLOR,
+      "background-color": "#fce4ec" } },
     { selector: "node.error", style: { "border-width": 3, "border-color": "#b42318" } },
     { selector: "node:selected", style: { "border-width": 3, "border-color": "#1f6feb" } },
     { selector: "edge", style: { width: 1, "line-color": "#c4cad4", "target-arrow-color": "#c4cad4",
@@ -119,13 +132,15 @@
       this.details = detailsPanel;
       this.steps = stepList;
       this.info = new Map(); // node id -> what the details panel shows
-      this.triples = null; // lazily fetched N-Triples lines of the stored trace
+      this.triples = {}; // profile -> lazily fetched N-Triples lines of the stored trace
       this.traceUri = null;
+      this.necessity = new Map(); // selection uri -> necessity, from the latest check
+      this.checkUri = null;
       this.cy = cytoscape({ container, style: STYLE, wheelSensitivity: 0.3, minZoom: 0.1, maxZoom: 3 });
       this.cy.on("tap", "node", (event) => this.select(event.target.id()));
     }
 
-    color(type) { return config.colors[type] || "#9aa1ac"; }
+    color(type) { return config.colors[config.labels[type] || type] || "#9aa1ac"; }
 
     node(id, label, type, classes, info, extra) {
       const existing = this.cy.getElementById(id);
@@ -148,6 +163,7 @@
     // One step of a trace (from the trace API, or built from an explain message), with what it selected.
     addStep(step) {
       const type = step.type || typeOf(step.labels || []);
+      if (type === "Counterfactual") { this.addRerun(step); return; }
       const isError = (step.labels || []).includes("Error") || (step.properties || {}).toolError != null;
       this.node(step.uri, stepCaption(type, step.properties), type, "step" + (isError ? " error" : ""), { step });
       if (!this.steps.querySelector(`li[data-uri="${CSS.escape(step.uri)}"]`)) {
@@ -179,12 +195,61 @@
       this.edge(stepUri, sel);
       const stId = sel + " statement";
       const label = [st.s_label || short(st.s), st.p_label || short(st.p), st.o_label || (st.o_kind === "iri" ? short(st.o) : st.o)];
-      this.node(stId, rowLabel(selection.score, label.join(" · ")), "Statement", "statement", { statement: st, uri: st.id });
+      this.node(stId, rowLabel(selection.score, label.join(" · ")), "Statement", "statement", { statement: st, uri: st.id, via: sel });
       this.edge(sel, stId);
       for (const source of st.sources || []) {
-        const doc = (source.chain || []).find((n) => (n.labels || []).includes("Document"));
+        const doc = (source.chain || []).find((n) => (n.labels || []).includes(config.labels.Document));
         if (doc) this.documentNode(stepUri, stId, doc.uri, doc.props.title || doc.props.label || short(doc.uri), { document: doc });
       }
+    }
+
+    // A re-run of the check: a row beside its Verification (the whole-answer re-runs first, then each
+    // item left out, the most necessary first), not a step of the column: it is a part of the check.
+    addRerun(step) {
+      const p = step.properties || {};
+      const check = (step.parents || [])[0];
+      const ablated = step.ablated || [];
+      const number = (v) => (v == null ? "?" : Number(v).toFixed(2));
+      const text = p.ablation === "leave-one-out"
+        ? `necessity ${number(p.necessity)} · without ${ablated.map((u) => this.itemText(u)).join(", ")}`
+        : `${p.ablation === "only-cited" ? "only" : "without"} the ${ablated.length} cited item(s): ` +
+          `${Math.round(100 * Number(p.preserved || 0))}% of the answer kept`;
+      const order = p.ablation === "without-cited" ? 3 : p.ablation === "only-cited" ? 2 : score(p.necessity);
+      this.node(step.uri, rowLabel(null, text), "Counterfactual", "rerun", { step }, { score: order });
+      if (check) this.edge(check, step.uri);
+    }
+
+    // What a selection brought, in a few words: the fact, the chunk's text, the observation.
+    itemText(uri) {
+      const info = this.info.get(uri) || {};
+      if (info.selection) {
+        const st = info.selection.statement || {};
+        return [st.s_label || short(st.s), st.p_label || short(st.p), st.o_label || (st.o_kind === "iri" ? short(st.o) : st.o)].join(" · ");
+      }
+      if (info.chunkSelection) return (info.chunkSelection.chunk || {}).text || short(uri);
+      if (info.step) return ((info.step.documents || [])[0] || {}).text || info.type + " " + short(uri); // an observation
+      return short(uri);
+    }
+
+    // The latest check's necessity of each selection it left out in turn ({uri: necessity}); its verification.
+    setNecessity(necessity, checkUri) {
+      this.necessity = new Map(Object.entries(necessity || {}));
+      this.checkUri = checkUri || this.checkUri;
+      this.markNecessity();
+    }
+
+    // Each selection the check left out in turn, and the statement or chunk row it brought: necessary or not.
+    markNecessity() {
+      const threshold = config.necessary;
+      this.cy.batch(() => {
+        for (const [uri, value] of this.necessity) {
+          const nodes = this.cy.getElementById(uri).union(this.cy.getElementById(uri + " statement"))
+            .union(this.cy.getElementById(uri + " chunk"));
+          nodes.data("necessity", value);
+          nodes.toggleClass("necessary", value >= threshold);
+          nodes.toggleClass("unnecessary", value < threshold);
+        }
+      });
     }
 
     addChunkSelection(stepUri, chunkSelection) {
@@ -194,7 +259,7 @@
       const chunk = chunkSelection.chunk;
       if (!chunk) return;
       const chunkId = sel + " chunk";
-      this.node(chunkId, rowLabel(chunkSelection.score, chunk.text ? chunk.text : short(chunk.uri)), "Chunk", "statement", { chunk, uri: chunk.uri });
+      this.node(chunkId, rowLabel(chunkSelection.score, chunk.text ? chunk.text : short(chunk.uri)), "Chunk", "statement", { chunk, uri: chunk.uri, via: sel });
       this.edge(sel, chunkId);
       for (const doc of chunk.chain || []) this.documentNode(stepUri, chunkId, doc, short(doc), { uri: doc });
     }
@@ -208,6 +273,8 @@
     addTrace(trace) {
       this.traceUri = trace.uri;
       for (const step of trace.steps) this.addStep(step);
+      if (trace.verification) this.setNecessity(trace.verification.necessity, trace.verification.uri);
+      else this.markNecessity();
       this.layout();
     }
 
@@ -275,18 +342,22 @@
       cy.fit(undefined, 20);
     }
 
-    async tripleLines() {
-      if (this.triples || !this.traceUri) return this.triples || [];
+    // The trace's triples as TrustGraph emits them (``trustgraph``), or, for tgneo's own steps (the check),
+    // in the ``prov`` profile, the only one that holds them.
+    async tripleLines(profile) {
+      if (this.triples[profile] || !this.traceUri) return this.triples[profile] || [];
       const params = scope();
       params.set("format", "nt");
-      params.set("profile", "trustgraph");
+      params.set("profile", profile);
       const response = await api("/api/v1/traces/" + encodeURIComponent(this.traceUri) + "?" + params);
-      this.triples = response.ok ? (await response.text()).split("\n").filter((l) => l.trim()) : [];
-      return this.triples;
+      this.triples[profile] = response.ok ? (await response.text()).split("\n").filter((l) => l.trim()) : [];
+      return this.triples[profile];
     }
 
     async select(id) {
+      const ticket = this.selecting = (this.selecting || 0) + 1; // a later click wins over this one's fetch
       this.cy.nodes().unselect();
+      this.cy.nodes(".ablated").removeClass("ablated");
       this.cy.getElementById(id).select();
       for (const li of this.steps.querySelectorAll("li")) li.classList.toggle("selected", li.dataset.uri === id);
       const info = this.info.get(id);
@@ -307,6 +378,17 @@
         for (const [key, value] of Object.entries(p)) if (key !== "toolError") rows.push([key, Array.isArray(value) ? value.join(", ") : value]);
         for (const entity of step.entities || []) rows.push(["entity", entity.label || entity.uri]);
         for (const parent of step.parents || []) rows.push(["derived from", parent]);
+        if ((step.stands_without || []).length) rows.push(["stands without its evidence", "sentence(s) " + step.stands_without.join(", ")]);
+        for (const item of step.ablated || []) { // a re-run of the check: what it left out (or kept alone), lit up
+          rows.push([p.ablation === "only-cited" ? "kept alone" : "left out", `${this.itemText(item)} (${item})`]);
+          this.cy.getElementById(item).addClass("ablated");
+        }
+      }
+      const via = info.via || (info.selection || info.chunkSelection ? info.uri : null) || (step ? step.uri : null);
+      if (via && this.necessity.has(via)) {
+        const value = this.necessity.get(via);
+        const found = value >= config.necessary ? "necessary" : "not necessary";
+        rows.push(["necessity", `${value.toFixed(2)}: ${found} (leaving it out loses ${Math.round(100 * value)}% of the answer)`]);
       }
       if (info.selection) rows.push(["score", info.selection.score], ["concept", (info.selection.concept || []).join(", ")], ["reasoning", info.selection.reasoning]);
       if (info.statement) {
@@ -325,8 +407,9 @@
         panel.appendChild(pre);
       }
       if (step || info.selection) {
-        const lines = (await this.tripleLines()).filter((l) => l.startsWith("<" + id + "> "));
-        if (lines.length) {
+        const own = info.type === "Verification" || info.type === "Counterfactual";
+        const lines = (await this.tripleLines(own ? "prov" : "trustgraph")).filter((l) => l.startsWith("<" + id + "> "));
+        if (lines.length && ticket === this.selecting) {
           const title = document.createElement("h2");
           title.textContent = `Triples (${lines.length})`;
           const pre = document.createElement("pre");
@@ -335,6 +418,51 @@
           panel.append(title, pre);
         }
       }
+    }
+  }
+
+  const VERDICTS = {
+    supported: ["supported", "every sentence of the answer falls without its cited evidence"],
+    partly: ["partly supported", "some sentences stand without their cited evidence"],
+    unsupported: ["not supported", "the answer does not depend on the evidence it cites"],
+  };
+
+  // The check's verdict at a glance, in ``container``: a badge (supported green, partly amber, unsupported red)
+  // and what the check found. ``check``: the trace's ``verification``, the final message's, or a Verification
+  // step's properties ({verdict, sufficiency, model|llmModel, stands_without}).
+  function renderVerdict(container, check) {
+    container.replaceChildren();
+    container.hidden = !check || !check.verdict;
+    if (container.hidden) { delete container.dataset.verdict; return; }
+    const [word, meaning] = VERDICTS[check.verdict] || [String(check.verdict), ""];
+    container.dataset.verdict = check.verdict;
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = word;
+    const detail = document.createElement("span");
+    detail.className = "detail";
+    const parts = [meaning];
+    if ((check.stands_without || []).length) parts.push(`sentence(s) ${check.stands_without.join(", ")} stand without it`);
+    if (check.sufficiency != null) parts.push(`the cited evidence alone gives ${Math.round(100 * Number(check.sufficiency))}% of the answer`);
+    const model = check.model || check.llmModel;
+    if (model) parts.push(`judged by re-running ${model}`);
+    detail.textContent = parts.filter(Boolean).join("; ");
+    container.append("Verified: ", badge, detail);
+  }
+
+  // The answer sentences the check found standing without their evidence (1-based indexes), marked in the list.
+  function markStandsWithout(container, indexes) {
+    const standing = new Set((indexes || []).map(String));
+    for (const item of container.querySelectorAll("ol.citations > li")) {
+      const stands = standing.has(String(item.dataset.index));
+      item.classList.toggle("stands-without", stands);
+      const note = item.querySelector(".stands-without-note");
+      if (stands && !note) {
+        const span = document.createElement("span");
+        span.className = "stands-without-note";
+        span.textContent = " (stands without its evidence)";
+        item.querySelector(".sentence").after(span);
+      } else if (!stands && note) note.remove();
     }
   }
 
@@ -390,5 +518,5 @@
     return t;
   }
 
-  window.tgneo = { config, api, authorised, renderCitations, scope, token, typeOf, Viewer };
+  window.tgneo = { config, api, authorised, markStandsWithout, renderCitations, renderVerdict, scope, token, typeOf, Viewer };
 })();
