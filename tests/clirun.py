@@ -8,6 +8,10 @@ from collections.abc import Mapping
 
 from tests.conftest import Neo4jServer
 
+TGNEO = (sys.executable, "-P", "-m", "tgneo.cli")
+"""The ``tgneo`` command of this interpreter's environment. ``-P``: the working directory (the checkout) is not put
+first on ``sys.path``, so it runs the installed tgneo (the wheel, in ``scripts/test-newest.sh``), not the checkout's."""
+
 
 def tgneo(
     server: Neo4jServer | None,
@@ -20,7 +24,7 @@ def tgneo(
     """``python -m tgneo.cli ARGS`` against ``server`` (or ``env``); with ``ok``, insist that it succeeded."""
     environ = dict(env if env is not None else server.env() if server is not None else {})
     result = subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", *args], env=environ, capture_output=True, text=True, timeout=timeout,
+        [*TGNEO, *args], env=environ, capture_output=True, text=True, timeout=timeout,
         input=stdin, check=False,
     )  # fmt: skip
     if ok:

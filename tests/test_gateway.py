@@ -12,7 +12,10 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.serving import Served, SlowServed, Tenant
+from tests.verifying import assert_summary_is_the_stored_check, is_verification_message
 from tgneo.ingest.sample import QUESTIONS
+from tgneo.store import Store
+from tgneo.store.traces import get_trace
 from tgneo.vocab import GRAPH_RETRIEVAL, GRAPH_SOURCE, PROV, RDFS, TG
 
 POLONIUM = QUESTIONS[0].text
@@ -169,3 +172,30 @@ def test_a_pattern_less_query_lists_every_graph_and_g_selects_one(served: Served
         source_only = triples(ws, served.a, g=GRAPH_SOURCE, limit=5000)
     assert {t.get("g", "") for t in everything} >= {"", GRAPH_SOURCE}
     assert source_only and {t["g"] for t in source_only} == {GRAPH_SOURCE}
+
+
+def test_a_verified_question_ends_with_the_check_and_every_explain_id_it_sends_can_be_fetched(
+    served: Served, store: Store
+) -> None:
+    """``verify`` asked on TrustGraph's socket: the final message carries the check's summary; the Verification step
+    stays off the socket (its ``triples`` service, the ``trustgraph`` profile, never serves it), so every explain id
+    sent is one TrustGraph's client can look up."""
+    tenant = served.a
+    with gateway(served) as ws:
+        authed(ws)
+        call(ws, "q", "graph-rag", {"query": POLONIUM, "collection": tenant.collection, "streaming": True,
+                                    "explainable": True, "verify": True})  # fmt: skip
+        frames = until_complete(ws, "q")
+        messages = [f["response"] for f in frames]
+        explained = [m["explain_id"] for m in messages if m["message_type"] == "explain"]
+        assert [e.split(":")[3] for e in explained[1:]] == ["grounding", "exploration", "focus", "synthesis"]
+        assert not any(is_verification_message(m) for m in messages)
+        final = messages[-1]
+        assert final["end_of_session"] is True and [f["complete"] for f in frames].count(True) == 1
+        trace = get_trace(store, tenant.workspace, tenant.collection, explained[0])
+        assert_summary_is_the_stored_check(final["verification"], trace)
+        for uri in explained:
+            assert triples(ws, tenant, s=iri(uri), g=GRAPH_RETRIEVAL, limit=100), uri
+        assert triples(ws, tenant, s=iri(final["verification"]["uri"]), g=GRAPH_RETRIEVAL, limit=100) == []
+        children = triples(ws, tenant, p=iri(str(PROV.wasDerivedFrom)), o=iri(explained[-1]), g=GRAPH_RETRIEVAL)
+        assert children == []  # nothing of the check under the answer: TrustGraph's trace reader sees its own steps

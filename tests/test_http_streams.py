@@ -11,8 +11,10 @@ from websockets.sync.client import connect
 
 from tests.ingesting import query
 from tests.serving import SLOW_MODEL_SECONDS, Served, SlowServed
+from tests.verifying import assert_summary_is_the_stored_check, is_verification_message, verdict_of
 from tgneo.ingest.sample import QUESTIONS
 from tgneo.store import Store
+from tgneo.store.traces import get_trace
 
 POLONIUM = QUESTIONS[0].text
 SLOW_ITERATIONS = 16
@@ -124,6 +126,75 @@ def test_the_websocket_stream_answers_question_after_question_on_one_socket(serv
         ws.send(json.dumps({"service": "graph-rag", "request": {"query": ""}}))
         refused = json.loads(ws.recv(timeout=30))
         assert refused["error"]["type"] == "BadRequest" and "query" in refused["error"]["message"]
+
+
+# --------------------------------------------------------------------------------------------------
+# "verify": true on each road: the check's step after the answer, its summary on the final message
+
+
+def assert_verified_stream(messages: list[dict[str, Any]], store: Store, served: Served) -> dict[str, Any]:
+    """The answer streams as it would unverified; then comes the Verification's explain message (after every piece
+    of the answer and the answer step's own message), then the final message carrying the check's summary, which is
+    the check the store holds. Returns the summary."""
+    final = messages[-1]
+    assert final.get("end_of_session") or final.get("end_of_dialog"), final
+    assert "error" not in final, final
+    check = final["verification"]
+    (at,) = [i for i, m in enumerate(messages) if is_verification_message(m)]
+    assert at == len(messages) - 2, [m["message_type"] for m in messages]
+    answered = [i for i, m in enumerate(messages[:-1]) if m["message_type"] in ("chunk", "answer")]
+    assert answered and max(answered) < at  # the check comes after the whole answer …
+    verification = messages[at]
+    answer_step = messages[at - 1] if messages[at - 1]["message_type"] == "explain" else None
+    assert answer_step is not None and verification["explain_id"].startswith(answer_step["explain_id"] + "/")
+    assert verification["explain_id"] == check["uri"] and verdict_of(verification) == check["verdict"]
+    root = next(m for m in messages if m["message_type"] == "explain")["explain_id"]
+    tenant = served.a
+    assert_summary_is_the_stored_check(check, get_trace(store, tenant.workspace, tenant.collection, root))
+    return dict(check)
+
+
+def test_verify_on_the_ndjson_stream_checks_a_graph_rag_answer_after_it_is_given(served: Served, store: Store) -> None:
+    messages = ndjson(served, "graph-rag", {"query": POLONIUM, "verify": True})
+    assert shape(messages) == ["explain"] * 4 + ["chunk", "explain", "explain", "final"]
+    check = assert_verified_stream(messages, store, served)
+    assert check["verdict"] == "supported" and check["sufficient"] is True
+    assert max(i["necessity"] for i in check["items"]) > 0  # some edge the answer could not do without
+    unverified = ndjson(served, "graph-rag", {"query": POLONIUM})
+    assert "verification" not in unverified[-1] and not any(is_verification_message(m) for m in unverified)
+
+
+def test_verify_on_the_sse_stream_checks_a_document_rag_answer(served: Served, store: Store) -> None:
+    tenant = served.a
+    body = {"query": "Who discovered polonium?", "doc-limit": 3, "collection": tenant.collection, "verify": True}
+    headers = {**tenant.headers, "Accept": "text/event-stream"}
+    response = requests.post(f"{served.base}/api/v1/document-rag", json=body, headers=headers, timeout=120)
+    assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/event-stream")
+    messages = [json.loads(block.split("data: ", 1)[1]) for block in response.text.split("\n\n") if block]
+    assert shape(messages) == ["explain"] * 4 + ["chunk", "explain", "explain", "final"]
+    check = assert_verified_stream(messages, store, served)
+    assert all(i["iri"].startswith("urn:trustgraph:prov:chunk:") for i in check["items"])  # chunk selections
+
+
+def test_verify_on_the_websocket_checks_an_agent_answer_within_the_budget_asked(served: Served, store: Store) -> None:
+    tenant = served.a
+    with connect(f"{served.ws}/api/v1/stream", additional_headers=tenant.headers, open_timeout=10) as ws:
+        request = {"question": "Who discovered polonium?", "collection": tenant.collection, "verify": 3}
+        ws.send(json.dumps({"service": "agent", "request": request}))
+        messages: list[dict[str, Any]] = []
+        while not (messages and messages[-1].get("end_of_dialog")):
+            messages.append(json.loads(ws.recv(timeout=120)))
+    check = assert_verified_stream(messages, store, served)
+    assert len(check["items"]) == 1  # a budget of 3 re-runs: the two whole-answer ones and one leave-one-out
+    assert check["items"][0]["iri"].endswith("/observation")
+
+
+def test_a_verify_that_is_no_budget_is_refused_before_any_stream(served: Served) -> None:
+    tenant = served.a
+    for wrong in (1, "yes", 65):
+        body = {"query": POLONIUM, "collection": tenant.collection, "verify": wrong}
+        response = requests.post(f"{served.base}/api/v1/graph-rag", json=body, headers=tenant.headers, timeout=30)
+        assert response.status_code == 400 and "verify" in response.json()["error"]["message"], response.text
 
 
 def _steps_after_hanging_up(

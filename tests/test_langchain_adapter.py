@@ -8,6 +8,7 @@ and served model name the traces must hold. The documents are pip's own topic gu
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Iterator
@@ -212,3 +213,23 @@ def test_two_runs_through_one_handler_are_two_traces(store: Store, vectors: Neo4
     assert len(set(handler.traces)) == 2
     queries = {get_trace(store, W, "two", uri)["query"] for uri in handler.traces}
     assert queries == {QUESTION, "How does pip authenticate to a private index?"}
+
+
+def test_a_chains_trace_is_checked_after_the_fact_with_tgneo_trace_verify(
+    neo4j_server: Neo4jServer, store: Store, vectors: Neo4jVector, model: OpenAIServer
+) -> None:
+    """The chain's model repeats the question whatever its context holds; checked after the fact on the offline
+    provider from the chunks the trace holds, the answer is found not to rest on them."""
+    from tests.clirun import tgneo
+
+    handler = TgneoCallbackHandler(store=store, workspace=W, collection="verified", raise_error=True)
+    rag_chain(vectors, chat(model)).invoke(QUESTION, config={"callbacks": [handler]})
+    uri = handler.traces[0]
+    env = {**neo4j_server.env(), "TGNEO_WORKSPACE": W}
+    checked = tgneo(None, "trace", "verify", uri, "--collection", "verified", "--json", env=env)
+    found = json.loads(checked.stdout)["verification"]
+    assert found["verdict"] == "unsupported" and found["model"] == "tgneo-offline"
+    trace = get_trace(store, W, "verified", uri)
+    assert trace["verification"]["verdict"] == "unsupported"
+    (verification,) = steps_of(trace, "Verification")
+    assert verification["parents"] == [steps_of(trace, "Synthesis")[0]["uri"]]

@@ -10,6 +10,7 @@ rather than shared: that module's fixture is parametrised over every profile, th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from neo4j import Driver
 from neo4j_graphrag.exceptions import LLMGenerationError
 from neo4j_graphrag.generation import GraphRAG
 from neo4j_graphrag.generation.types import RagResultModel
-from neo4j_graphrag.llm import LLMInterfaceV2, LLMResponse
+from neo4j_graphrag.llm import LLMInterface, LLMInterfaceV2, LLMResponse
 from neo4j_graphrag.llm.openai_llm import OpenAILLM
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
 from neo4j_graphrag.types import LLMMessage
@@ -251,3 +252,90 @@ def test_another_llms_answer_is_recorded_under_its_model_name_without_tokens(gra
     assert result.answer == "I read 2 messages."
     props = steps(graph, collection, result.trace_uri)["Synthesis"]["properties"]
     assert props["llmModel"] == "their-model" and "inToken" not in props and "outToken" not in props
+
+
+def test_the_manuals_engine_example_answers_from_their_retriever_and_cites_their_chunks(
+    graph: Graph, collection: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/python-api.md's "Adding an engine", run as written: a DocRag whose passages come from their
+    ``VectorRetriever``, registered by name, asked over their graph; the trace selects their chunks."""
+    from tests.test_python_api import manual_example
+
+    for name, value in graph.server.env().items():
+        if name.startswith("NEO4J_"):
+            monkeypatch.setenv(name, value)
+    monkeypatch.setenv("TGNEO_WORKSPACE", W)
+    code = manual_example("Adding an engine").replace('"pip-guides"', repr(collection))
+    namespace: dict[str, Any] = {"driver": graph.driver, "embedder": GraphragEmbedder(their_embedding)}
+    exec(compile(code, "docs/python-api.md (engine example)", "exec"), namespace)
+    answer = namespace["answer"]
+    assert answer.engine == "my-retriever" and answer.text.strip()
+    assert answer.sources and {str(s.title).rpartition("/")[2] for s in answer.sources} <= set(FILES)
+    focus = steps(graph, collection, answer.trace_uri)["Focus"]
+    chunks = [c["chunk"]["uri"] for c in focus["chunks"]]
+    assert chunks and all(uri.startswith("urn:chunk:neo4j:element:") for uri in chunks), chunks
+    retrieved = namespace["retriever"].search(query_text=answer_question(graph, collection, answer.trace_uri), top_k=10)
+    assert len(chunks) == len(retrieved.items), "every item the retriever returned is a selected chunk"
+
+
+def answer_question(graph: Graph, collection: str, uri: str) -> str:
+    return str(get_trace(graph.store, W, collection, uri)["query"])
+
+
+class Quoting(LLMInterface):
+    """A model that answers with the first line of the context it is handed: an answer that rests on its context."""
+
+    def invoke(self, input: str, message_history: Any = None, system_instruction: Any = None) -> LLMResponse:  # noqa: A002
+        context = input.split("Context:", 1)[1].strip().splitlines() if "Context:" in input else []
+        first = next((line.strip() for line in context if line.strip()), "I do not know.")
+        return LLMResponse(content=first)
+
+    async def ainvoke(self, input: str, message_history: Any = None, system_instruction: Any = None) -> LLMResponse:  # noqa: A002
+        return self.invoke(input)
+
+
+class Stubborn(LLMInterface):
+    """A model that gives the first answer it gave, whatever context it is handed later: an answer from memory."""
+
+    def __init__(self, model_name: str = "stubborn") -> None:
+        super().__init__(model_name)
+        self.first: str | None = None
+
+    def invoke(self, input: str, message_history: Any = None, system_instruction: Any = None) -> LLMResponse:  # noqa: A002
+        if self.first is None:
+            self.first = Quoting("quoting").invoke(input).content
+        return LLMResponse(content=self.first)
+
+    async def ainvoke(self, input: str, message_history: Any = None, system_instruction: Any = None) -> LLMResponse:  # noqa: A002
+        return self.invoke(input)
+
+
+@pytest.mark.parametrize(("llm", "verdict"), [(Quoting("quoting"), "supported"), (Stubborn(), "unsupported")])
+def test_verify_re_calls_the_users_own_llm_with_the_evidence_altered(
+    graph: Graph, collection: str, llm: LLMInterface, verdict: str
+) -> None:
+    explained = ExplainedGraphRAG(vector_rag(graph, llm), store=graph.store, workspace=W, collection=collection,
+                                  verify=True)  # fmt: skip
+    result = explained.search(QUESTION, retriever_config={"top_k": 4})
+    assert result.verification is not None, "the result carries the check"
+    assert result.verification["verdict"] == verdict, result.verification
+    assert set(result.verification) >= {"verdict", "sufficient", "model", "items"}
+    assert all(0.0 <= i["necessity"] <= 1.0 for i in result.verification["items"])
+    trace = get_trace(graph.store, W, collection, result.trace_uri)
+    assert trace["verification"]["verdict"] == verdict
+    assert trace["verification"]["model"] == llm.model_name
+
+
+def test_a_stored_explained_graphrag_trace_is_checked_by_trace_verify(
+    graph: Graph, model: OpenAIServer, collection: str
+) -> None:
+    from tests.clirun import tgneo
+
+    explained = ExplainedGraphRAG(vector_rag(graph, openai_llm(model)), store=graph.store, workspace=W,
+                                  collection=collection)  # fmt: skip
+    result = explained.search(QUESTION, retriever_config={"top_k": 3})
+    env = {**graph.server.env(), "TGNEO_WORKSPACE": W}
+    checked = tgneo(None, "trace", "verify", result.trace_uri, "--collection", collection, "--json", env=env)
+    found = json.loads(checked.stdout)["verification"]
+    assert found["verdict"] == "unsupported", "the loopback model repeats the question whatever the context holds"
+    assert get_trace(graph.store, W, collection, result.trace_uri)["verification"]["uri"] == found["uri"]

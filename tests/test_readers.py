@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -187,4 +188,113 @@ def test_every_unit_of_a_docbook_page_points_at_its_own_text() -> None:
 def test_an_indented_markdown_code_block_is_fenced_and_follows_the_sentence_that_introduces_it() -> None:
     doc = decode("run.md", b"# Run\n\nTo see it, run:\n\n    pip cache dir\n\n- an item\n\n    its second paragraph\n")
     text = doc.parts[0].text
-    assert text == "Run\n\nTo see it, run:\n```\npip cache dir\n```\n\n- an item\n\n    its second paragraph"
+    assert text == "Run\n\nTo see it, run:\n```\npip cache dir\n```\n\n- an item\n\n  its second paragraph"
+    # an item's second paragraph is no code block: it stays prose, indented under its item's marker
+
+
+# Markdown on pip 24.2's topic guides (scripts/bench/quality/SOURCE.md): real MyST nobody here wrote.
+PIP = ROOT / "scripts" / "bench" / "quality" / "pip-24.2-topics"
+
+
+def pip_part(name: str, label: str) -> str:
+    doc = decode(name, (PIP / name).read_bytes())
+    return next(p.text for p in doc.parts if p.label == label)
+
+
+def test_a_myst_definition_list_in_a_tab_begins_each_paragraph_with_the_tab_and_the_term() -> None:
+    text = pip_part("configuration.md", "Location")
+    assert "\n\nUnix: User: `$HOME/.config/pip/pip.conf`, which respects the `XDG_CONFIG_HOME` environment" in text
+    assert (  # the definition's second paragraph names its term too, not only its tab
+        '\n\nUnix: User: The legacy "per-user" configuration file is also loaded, if it exists: `$HOME/.pip/pip.conf`.'
+    ) in text
+    assert "\n\nWindows: Global:\n* On Windows 7 and later: `C:\\\\ProgramData\\\\pip\\\\pip.ini`\n" in text  # a list
+
+
+def test_a_pipe_table_reads_one_statement_a_row_with_its_headers_as_the_html_reader_writes_it() -> None:
+    text = pip_part("dependency-resolution.md", "Understanding your error message")
+    assert (
+        "\n\n`~=` — Description: Any compatible1 version; Example: `~=3.1`: any version compatible1 with `3.1`.\n\n"
+    ) in text  # "Operator" names the row, as a <th>Operator</th> column does in HTML
+    assert " | " not in text and "Operator" not in text and "---" not in text
+    page = b"<table><tr><th>Operator</th><th>Description</th></tr><tr><td><code>~=</code></td><td>Any.</td></tr>"
+    markdown = b"| Operator | Description |\n| --- | --- |\n| `~=` | Any. |\n"
+    assert decode("a.html", page).parts[0].text == decode("a.md", markdown).parts[0].text == "`~=` — Description: Any."
+
+
+def test_code_spans_stay_code_spans_exactly_as_written_as_the_html_reader_writes_inline_code() -> None:
+    md = decode("a.md", b"Run `tg-show-explain-trace` on ``uri_map`` with {any}`--require-hashes`.")
+    page = decode("a.html", b"<p>Run <code>tg-show-explain-trace</code> on <code>uri_map</code> with <kbd>--require-"
+                  b"hashes</kbd>.</p>")  # fmt: skip
+    assert md.parts[0].text == page.parts[0].text == "Run `tg-show-explain-trace` on `uri_map` with `--require-hashes`."
+    assert decode("a.md", b"Quote it as `` a`b ``.").parts[0].text == "Quote it as ``a`b``."  # a span holding a `
+    text = pip_part("configuration.md", "Environment Variables")
+    assert "format `PIP_<UPPER_LONG_NAME>` ." in text and "(`-`)" in text and "(`_`)" in text
+    assert "- `package_tea` version `4.3.0` depends on version `2.3.1` of\n  `package_water`" in pip_part(
+        "dependency-resolution.md", "Understanding your error message"
+    )  # MyST's double backticks are one code span like any other
+
+
+def test_every_code_span_of_the_pip_guides_reaches_the_text_unchanged() -> None:
+    link_roles = ("{ref}", "{doc}", "{pep}", "{sup}", "{abbr}")
+    for path in sorted(PIP.glob("*.md")):
+        source = path.read_text(encoding="utf-8")
+        text = "\n".join(p.text for p in decode(path.name, path.read_bytes()).parts)
+        for match in re.finditer(r"(\{[\w:-]+\})?(?<!`)`([^`\n]+)`(?!`)", source):
+            if match.group(1) not in link_roles:  # a role's explicit target (<--only-binary>) is not shown
+                code = re.sub(r"\s*<[^<>]+>$", "", match.group(2)) if match.group(1) else match.group(2)
+                assert code.strip() in text, (path.name, match.group(0))
+
+
+def test_headings_cut_sections_labelled_by_their_text_and_code_in_a_list_item_closes_where_it_ends() -> None:
+    doc = decode("configuration.md", (PIP / "configuration.md").read_bytes())
+    labels = [p.label for p in doc.parts]
+    assert doc.title == "Configuration" and "PIP_CONFIG_FILE" in labels  # ### `PIP_CONFIG_FILE`: the code's text
+    assert labels[-1] == "Precedence / Override order"  # after a list item holding fenced code and a {note}
+    assert pip_part("configuration.md", "Environment Variables").endswith(
+        "Note: Environment variables set to an empty string (like with `export X=` on Unix) will not be treated as "
+        "false.\nUse `no`, `false` or `0` instead."
+    )
+    setext = decode("a.md", b"Title\n=====\n\nText.\n\nPart\n----\n\n```\n# not a heading\n```\n")
+    assert [(p.label, p.text) for p in setext.parts] == [
+        ("Title", "Title\n\nText."), ("Part", "Part\n\n```\n# not a heading\n```"),
+    ]  # fmt: skip
+
+
+def test_front_matter_names_the_title_and_author_and_is_no_text() -> None:
+    data = b'---\ntitle: "Secure installs, explained"\nauthor: The pip developers\ntags: [pip]\n---\n\n'
+    doc = decode("secure-installs.md", data + (PIP / "secure-installs.md").read_bytes())
+    assert (doc.title, doc.creator) == ("Secure installs, explained", "The pip developers")
+    assert doc.parts[0].label == "Secure installs" and "tags:" not in doc.parts[0].text
+
+
+def test_link_definitions_are_read_inside_directives_and_footnotes_stay_in_their_section() -> None:
+    assert "\nThe former two use the Git Protocol, which lacks authentication" in pip_part("vcs-support.md", "Git")
+    text = pip_part("local-project-installs.md", "Local project installs")
+    assert "on your computer [1] that you wish to install." in text
+    assert text.endswith("[1]: Specifically, the current machine's filesystem.")
+    assert "https://" not in pip_part("https-certificates.md", "HTTPS Certificates")  # a definition is no text
+
+
+def test_html_blocks_in_markdown_are_read_as_the_html_reader_reads_a_page() -> None:
+    doc = decode(
+        "readme.md",
+        b'<h1 align="center">tgneo</h1>\n\n<!-- badges -->\n\nIntro with <kbd>Ctrl</kbd>+<code>C</code>.<br>\n\n'
+        b"<details><summary>Options</summary>\n\n"
+        b"<table><tr><th>Option</th><th>Meaning</th></tr><tr><td><code>--no-cache-dir</code></td><td>No cache."
+        b"</td></tr></table>\n\n</details>\n",
+    )
+    assert doc.title == "tgneo" and [p.label for p in doc.parts] == ["tgneo"]
+    assert doc.parts[0].text == "tgneo\n\nIntro with `Ctrl`+`C`.\n\nOptions\n\n`--no-cache-dir` — Meaning: No cache."
+
+
+def test_colon_fences_mkdocs_admonitions_and_directive_options_read_as_other_admonitions() -> None:
+    doc = decode(
+        "a.md",
+        b"# A\n\n:::{warning}\n:class: margin\nDo not share the cache.\n:::\n\n!!! tip\n    Use `pip cache dir`.\n\n"
+        b'!!! note "Hash algorithms"\n    Use `sha256`.\n\n'
+        b"````{tab-set}\n```{tab-item} Linux\n~/.cache/pip\n```\n````\n",
+    )
+    assert doc.parts[0].text == (
+        "A\n\nWarning: Do not share the cache.\n\nTip: Use `pip cache dir`.\n\nHash algorithms: Use `sha256`.\n\n"
+        "Linux: ~/.cache/pip"
+    )

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+import requests
 
 from tests.serving import Served, tg
 from tgneo.ingest.sample import QUESTIONS
@@ -160,3 +163,84 @@ def test_get_document_content_and_list_collections(served: Served, graph_rag: su
     assert content.stdout.strip() == graph_rag.stdout.strip()
     listed = ok(tg("tg-list-collections", env=env)).stdout
     assert tenant.collection in listed and served.b.collection not in listed
+
+
+# --------------------------------------------------------------------------------------------------
+# a verified answer: TrustGraph's client asks for the check, and its CLI reads the trace as before
+
+SDK_VERIFY = """
+import os, sys
+from trustgraph.api import Api, ExplainabilityClient, ProvenanceEvent, RAGChunk
+
+collection, question = sys.argv[1], sys.argv[2]
+socket = Api(url=os.environ["TRUSTGRAPH_URL"], token=os.environ["TRUSTGRAPH_TOKEN"]).socket()
+flow = socket.flow("default")
+explain = ExplainabilityClient(flow, retry_delay=0.2, max_retries=10)
+try:
+    # what tg-invoke-graph-rag -x runs, with tgneo's own request field passed through the SDK's **kwargs
+    for item in flow.graph_rag_explain(query=question, collection=collection, verify=True):
+        if isinstance(item, RAGChunk):
+            print(item.content, end="", flush=True)
+        elif isinstance(item, ProvenanceEvent):
+            entity = item.entity or explain.fetch_entity(
+                item.explain_id, graph=item.explain_graph or "urn:graph:retrieval", collection=collection)
+            print(f"[{entity.entity_type if entity else 'not found'}] {item.explain_id}", file=sys.stderr)
+finally:
+    socket.close()
+print()
+"""
+
+
+@pytest.fixture(scope="module")
+def verified(served: Served) -> subprocess.CompletedProcess[str]:
+    """A GraphRAG answer asked with ``verify`` through TrustGraph's own SDK (trustgraph-base 2.11.1, unmodified)."""
+    tenant = served.a
+    return ok(subprocess.run([sys.executable, "-c", SDK_VERIFY, tenant.collection, POLONIUM], capture_output=True,
+                             text=True, timeout=180, check=False, env=tenant.tg_env(served.base)))  # fmt: skip
+
+
+def test_trustgraphs_client_asking_for_the_check_reads_every_step_it_is_sent_and_the_answer(
+    served: Served, verified: subprocess.CompletedProcess[str]
+) -> None:
+    kinds = re.findall(r"^\[([\w ]+)\] ", verified.stderr, re.M)
+    assert kinds == ["question", "grounding", "exploration", "focus", "synthesis"], verified.stderr
+    assert verified.stdout.startswith("Polonium was named after Poland")
+    tenant = served.a
+    uri = question_uri(verified.stderr)
+    trace = requests.get(f"{served.base}/api/v1/traces/{quote(uri, safe='')}", timeout=30,
+                         params={"collection": tenant.collection}, headers=tenant.headers).json()  # fmt: skip
+    assert trace["verification"]["verdict"] == "supported"  # the check was made and recorded all the same
+
+
+def test_show_explain_trace_reads_a_verified_trace_as_it_reads_any(
+    served: Served, verified: subprocess.CompletedProcess[str], graph_rag: subprocess.CompletedProcess[str]
+) -> None:
+    tenant = served.a
+    env = tenant.tg_env(served.base)
+    uri = question_uri(verified.stderr)
+    shown = ok(tg("tg-show-explain-trace", "-C", tenant.collection, "--show-provenance", uri, env=env)).stdout
+    assert f"=== GraphRAG Session: {uri} ===" in shown and "(Polonium, named after, Poland)" in shown
+    assert "Polonium" in shown.split("Answer:", 1)[1] and "Verification" not in shown
+    as_json = json.loads(ok(tg("tg-show-explain-trace", "-C", tenant.collection, "--format", "json", uri,
+                               env=env)).stdout)  # fmt: skip
+    plain = json.loads(ok(tg("tg-show-explain-trace", "-C", tenant.collection, "--format", "json",
+                             question_uri(graph_rag.stderr), env=env)).stdout)  # fmt: skip
+    assert set(as_json) == set(plain) and set(as_json["synthesis"]) == set(plain["synthesis"])
+    assert as_json["synthesis"]["document"].startswith("urn:trustgraph:synthesis:")
+    listed = json.loads(ok(tg("tg-list-explain-traces", "-C", tenant.collection, "--format", "json", env=env)).stdout)
+    assert uri in {s["id"] for s in listed}
+
+
+def test_a_trace_verified_after_the_fact_still_reads_in_trustgraphs_cli(served: Served) -> None:
+    """``tg-invoke-graph-rag -x`` answers, tgneo checks the stored answer (``POST …/verify``), TrustGraph's CLI reads
+    the trace exactly as before the check."""
+    tenant = served.a
+    env = tenant.tg_env(served.base)
+    asked = ok(tg("tg-invoke-graph-rag", "-x", "-C", tenant.collection, "-q", POLONIUM, env=env))
+    uri = question_uri(asked.stderr)
+    before = ok(tg("tg-show-explain-trace", "-C", tenant.collection, "--show-provenance", uri, env=env)).stdout
+    checked = requests.post(f"{served.base}/api/v1/traces/{quote(uri, safe='')}/verify", timeout=120,
+                            json={"collection": tenant.collection}, headers=tenant.headers)  # fmt: skip
+    assert checked.status_code == 200, checked.text
+    after = ok(tg("tg-show-explain-trace", "-C", tenant.collection, "--show-provenance", uri, env=env)).stdout
+    assert after == before and "Answer:" in after

@@ -59,15 +59,34 @@ class Settings:
     """How often ``tgneo serve`` applies the stored retention policies (``1h``, ``1d``); never when unset."""
     graphs: str | None = field(default=None, metadata=_env("TGNEO_GRAPHS"))
     """``COLLECTION=PROFILE,…``: collections whose questions answer over another tool's graph (tgneo.graph_profiles)."""
-    otlp_endpoint: str | None = field(default=None, metadata=_env("TGNEO_OTLP_ENDPOINT"))
-    """An OTLP/HTTP receiver's base URL (``http://localhost:4318``): every answered question's trace is sent
-    to its ``/v1/traces`` as OpenTelemetry spans (tgneo.otlp.export_http); nothing is sent when unset."""
-    otlp_headers: str | None = field(default=None, metadata=_env("TGNEO_OTLP_HEADERS"))
-    """``key=value,key2=value2``: headers every OTLP export carries (an API key), as ``OTEL_EXPORTER_OTLP_HEADERS``."""
+    # OpenTelemetry out (tgneo.otlp.export_http): each answered question's trace, as spans over OTLP/HTTP. The
+    # exporter itself reads the rest of OTEL_EXPORTER_OTLP_* (compression, timeout, certificates), OTEL_BSP_* its
+    # batch processor.
+    otlp_endpoint: str | None = field(default=None, metadata=_env("OTEL_EXPORTER_OTLP_ENDPOINT"))
+    """An OTLP/HTTP receiver's base URL (``http://localhost:4318``): traces go to its ``/v1/traces``. With neither
+    endpoint set, nothing is exported."""
+    otlp_traces_endpoint: str | None = field(default=None, metadata=_env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+    """The traces URL itself (``http://localhost:4318/v1/traces``), taken as it is; it wins over the base URL."""
+    otlp_headers: str | None = field(default=None, metadata=_env("OTEL_EXPORTER_OTLP_HEADERS"))
+    """``key=value,key2=value2`` (values percent-decoded): headers every export carries (an API key)."""
+    otlp_traces_headers: str | None = field(default=None, metadata=_env("OTEL_EXPORTER_OTLP_TRACES_HEADERS"))
+    """The same for traces only; it wins over ``OTEL_EXPORTER_OTLP_HEADERS``."""
+    otel_sdk_disabled: str | None = field(default=None, metadata=_env("OTEL_SDK_DISABLED"))
+    """``true``: export nothing, whatever the endpoints say (OpenTelemetry's own off switch)."""
+    otel_traces_exporter: str | None = field(default=None, metadata=_env("OTEL_TRACES_EXPORTER"))
+    """Comma-separated exporters; set without ``otlp`` (``none``), nothing is exported."""
+    deprecated_otlp_endpoint: str | None = field(default=None, metadata=_env("TGNEO_OTLP_ENDPOINT"))
+    """Deprecated for ``OTEL_EXPORTER_OTLP_ENDPOINT`` (still read, with a warning, until the next release)."""
+    deprecated_otlp_headers: str | None = field(default=None, metadata=_env("TGNEO_OTLP_HEADERS"))
+    """Deprecated for ``OTEL_EXPORTER_OTLP_HEADERS`` (still read, with a warning, until the next release)."""
     # The LLM (tgneo.llm): `offline` needs nothing; `openai` speaks to any OpenAI-compatible server.
     llm: str = field(default="offline", metadata=_env("TGNEO_LLM"))
     llm_model: str | None = field(default=None, metadata=_env("TGNEO_LLM_MODEL"))
     embedding_model: str | None = field(default=None, metadata=_env("TGNEO_EMBEDDING_MODEL"))
+    embedding_provider: str | None = field(default=None, metadata=_env("TGNEO_EMBEDDING_PROVIDER"))
+    """Which provider embeds (``offline``, ``openai``, or a registered one); ``TGNEO_LLM``'s when unset. A hosted
+    chat model can then answer over a collection the offline MiniLM embedded, or the reverse, without re-embedding;
+    ``TGNEO_EMBEDDING_MODEL`` names the model of this provider."""
     openai_base_url: str | None = field(default=None, metadata=_env("OPENAI_BASE_URL"))
     openai_api_key: str | None = field(default=None, metadata=_env("OPENAI_API_KEY"))
     llm_timeout: float = field(default=60.0, metadata=_env("TGNEO_LLM_TIMEOUT"))

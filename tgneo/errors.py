@@ -54,6 +54,39 @@ class NotIndexed(BadRequest):
     status = 409
 
 
+class AnswerFailed(TgneoError):
+    """A question was taken but its answer failed part-way (a model or the database failed); the steps recorded
+    before the failure stay, as ``trace_uri`` (when any was) shows.
+
+    Attributes:
+        trace_uri: The root of what was recorded before the failure, or ``None``.
+        error_type: TrustGraph's error type (``llm-error``, ``graph-rag-error`` …).
+    """
+
+    status = 502
+
+    def __init__(self, message: str, trace_uri: str | None = None, error_type: str | None = None) -> None:
+        super().__init__(message)
+        self.trace_uri = trace_uri
+        self.error_type = error_type
+
+
+class ProfileError(BadRequest):
+    """A graph profile that cannot be used: unknown, malformed, or naming what the database lacks."""
+
+
+class LLMError(TgneoError):
+    """The model could not answer: unreachable, timed out, refused, or answered in the wrong format."""
+
+    status = 502
+
+
+class EngineError(TgneoError):
+    """An engine could not answer (a step failed for a reason that is not the caller's input)."""
+
+    status = 500
+
+
 class Unauthorized(TgneoError):
     """The server requires an API token (``TGNEO_TOKENS`` is set) and none, or an unknown one, was sent."""
 
@@ -159,6 +192,13 @@ class ValueTooLarge(MappingError):
 
 class ConfigError(TgneoError):
     """A setting (an environment variable) has a value tgneo cannot use; the message names it."""
+
+
+class DownloadFailed(TgneoError):
+    """A pinned file tgneo fetches over HTTPS (the offline embedder's weights) could not be fetched, or its bytes
+    were not the pinned ones; the message names the URL, the reason and what to do."""
+
+    status = 503
 
 
 class ProvisioningError(TgneoError):

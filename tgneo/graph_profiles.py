@@ -70,10 +70,11 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from tgneo.errors import BadRequest
+from tgneo.errors import ProfileError
 
 __all__ = [
     "BUILTIN",
+    "ProfileError",
     "ChunkSpec",
     "DocumentSpec",
     "EntitySpec",
@@ -86,10 +87,6 @@ __all__ = [
     "source_iri",
     "type_iri",
 ]
-
-
-class ProfileError(BadRequest):
-    """A graph profile that cannot be used: unknown, malformed, or naming what the database lacks."""
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ RESERVED_KEYS = frozenset(
         # the namespace table and the model version
         "prefix", "namespace", "model", "migration", "vectorDimensions", "updatedAt",
         # the side index over a graph another tool wrote (tgneo.ingest.side_index)
-        "element", "profile",
+        "element", "theirKey", "profile",
         # span trees received over OTLP (tgneo.otlp), kept until they are recorded
         "trace_id", "span_ids", "parents", "spans", "received", "recorded", "recorded_spans", "claimed",
         "claimed_spans", "claimed_at",

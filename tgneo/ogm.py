@@ -62,7 +62,9 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+import neo4j
 import neo4j.time
+from neo4j.api import BookmarkManager
 from neo4j.graph import Node
 
 try:
@@ -413,20 +415,38 @@ def connect(store: Store) -> None:
     that navigates; after the first call it only sets the database, without a round trip. The store
     keeps owning its driver: :func:`disconnect` detaches neomodel without closing it.
     """
+    global _chain
     db._database_name = store.database
     if db.driver is not store.driver:
         db.set_connection(driver=store.driver)  # also reads the server version once, for element ids
+    _chain = store.bookmark_manager
 
 
 def disconnect(store: Store | None = None) -> None:
     """Detach neomodel from the store's driver (without closing it; ``Store.close`` does that)."""
+    global _chain
     if store is None or db.driver is store.driver:
         db.driver = None
         db._database_name = None
+        _chain = None
+
+
+_chain: BookmarkManager | None = None
+"""The bookmark manager of the store :func:`connect` bound (process-wide, as neomodel's driver is)."""
 
 
 @contextmanager
 def reading() -> Iterator[None]:
-    """Run the navigation inside it in one read transaction: read routing on a cluster, one snapshot."""
-    with db.read_transaction:
+    """Run the navigation inside it in one read transaction: read routing on a cluster, one snapshot.
+
+    The transaction joins the connected store's bookmark manager, so it sees every write the store made
+    before it even on a cluster's follower (neomodel's own ``db.read_transaction`` would start without them).
+    """
+    chained: dict[str, Any] = {} if _chain is None else {"bookmark_manager": _chain}
+    db.begin(access_mode=neo4j.READ_ACCESS, **chained)
+    try:
         yield
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()

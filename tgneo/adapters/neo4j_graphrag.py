@@ -33,15 +33,19 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Mapping
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tgneo.engines.verify import Answerer, Item, budget_of
 from tgneo.explain.recorder import Sink
 from tgneo.graph_profiles import GraphProfile
+from tgneo.llm.base import Completion
 from tgneo.scope import DEFAULT_SCOPE
 from tgneo.service.recording import DocRagRecording, Retrieved, record
 from tgneo.store.driver import Store
+from tgneo.stream.wire import encode_verification
 
 try:
     from neo4j_graphrag.generation.graphrag import GraphRAG
@@ -65,6 +69,9 @@ class ExplainedRagResult(RagResultModel):
     """The trace's root, its Question: ``tgneo trace show`` or ``GET /api/v1/traces/…`` reads it."""
     sources: list[str] = []
     """The names of the documents the answer rests on (a neo4j-graphrag ``Document``'s ``path``)."""
+    verification: dict[str, Any] | None = None
+    """With ``verify``: whether the answer depends on what the retriever returned — ``verdict`` (``supported``,
+    ``partly``, ``unsupported``), ``sufficient``, ``model`` and each item's ``necessity`` (``items``)."""
 
 
 def retrieved_item(item: RetrieverResultItem) -> Retrieved:
@@ -186,6 +193,10 @@ class ExplainedGraphRAG:
             neo4j-graphrag's ``SimpleKGPipeline`` writes); ``None`` records every item as a passage from
             elsewhere.
         sink: Receives each step's event once its step has committed.
+        verify: Once each answer is recorded, check whether it depends on what the retriever returned: ``GraphRAG``
+            answers again — your own LLM, your prompt, your message history — from the retrieved items without
+            those the answer cites, with only them, and without each in turn (``True``: 6 re-runs at most; a number:
+            that many), and the Verification is recorded in the trace (:mod:`tgneo.engines.verify`).
 
     Example::
 
@@ -203,6 +214,7 @@ class ExplainedGraphRAG:
         collection: str = DEFAULT_SCOPE,
         graph: GraphProfile | str | None = "neo4j-graphrag",
         sink: Sink | None = None,
+        verify: bool | int = False,
     ) -> None:
         self.rag = rag
         self.store = store
@@ -210,6 +222,7 @@ class ExplainedGraphRAG:
         self.collection = collection
         self.graph = graph
         self.sink = sink
+        self.verify = budget_of(verify, "verify")
 
     def search(
         self,
@@ -259,9 +272,56 @@ class ExplainedGraphRAG:
                 model = getattr(self.rag.llm, "model_name", None) or None
             recording.synthesis(result.answer, model=model, in_tokens=answered.in_tokens,
                                 out_tokens=answered.out_tokens)  # fmt: skip
+            checked = None
+            if self.verify is not None and context is not None and context.items and not fell_back:
+                again = _Again(rag, search.usage, context, query_text, message_history, examples, model)
+                checked = encode_verification(recording.verify(again.answer_with(recording.selections), self.verify))
             return ExplainedRagResult(
                 answer=result.answer,
                 retriever_result=context if return_context else None,
                 trace_uri=recording.uri,
                 sources=[source.title or source.uri for source in recording.sources],
+                verification=checked,
             )
+
+
+@dataclass
+class _Again:
+    """``GraphRAG`` answering the same question again from some of the items its retriever returned: the same LLM
+    (its usage kept as the first answer's was), prompt, examples and message history — what a check re-runs."""
+
+    rag: GraphRAG
+    usage: _Usage
+    context: RetrieverResult
+    query_text: str
+    message_history: list[LLMMessage] | MessageHistory | None
+    examples: str
+    model: str | None
+
+    def answer_with(self, selections: Mapping[str, Retrieved]) -> Answerer:
+        by_id: dict[str, RetrieverResultItem] = {}
+        for item in self.context.items:
+            by_id.setdefault(retrieved_item(item).id, item)
+
+        def answer(items: Sequence[Item]) -> Completion:
+            kept = [by_id[selections[i.uri].id] for i in items if i.uri in selections]
+            rerun = copy.copy(self.rag)
+            rerun.retriever = _Fixed(RetrieverResult(items=kept, metadata=self.context.metadata))  # type: ignore[assignment]
+            started = time.perf_counter()
+            said = rerun.search(query_text=self.query_text, message_history=self.message_history,
+                                examples=self.examples, retriever_config={}, return_context=False)  # fmt: skip
+            used = self.usage.take()
+            return Completion(said.answer, used.in_tokens or 0, used.out_tokens or 0, used.model or self.model or "",
+                              int((time.perf_counter() - started) * 1000))  # fmt: skip
+
+        return answer
+
+
+class _Fixed:
+    """A retriever that returns what it is given: the items of a re-run, taken from what the real one returned."""
+
+    def __init__(self, result: RetrieverResult) -> None:
+        self.result = result
+
+    def search(self, *args: Any, **kwargs: Any) -> RetrieverResult:
+        return self.result

@@ -1,8 +1,8 @@
 """The ``tgneo`` command: one click group, thin commands over library functions.
 
 Each sub-module holds the commands of one subject (``db``, ``load``, ``rdf``, ``traces``, ``serve``, ``browser``) and
-registers them on :data:`cli`; ``common`` holds what they share. Run ``tgneo --help`` (and
-``tgneo COMMAND --help``) for the whole tour.
+registers them on :data:`cli`; ``common`` holds what they share, and ``reference`` writes the manual's command
+reference (docs/cli.md) from them. Run ``tgneo --help`` (and ``tgneo COMMAND --help``) for the whole tour.
 """
 
 from __future__ import annotations

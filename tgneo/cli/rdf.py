@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,10 +17,10 @@ from tgneo.cli.common import collection_option, fails_cleanly, progress_bar, say
 from tgneo.errors import BadRequest
 from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, EXPORT_PROFILES
 from tgneo.rdf.formats import get_format
-from tgneo.vocab import GRAPH_DEFAULT, GRAPH_NAMES
+from tgneo.vocab import GRAPH_NAMES
 
 if TYPE_CHECKING:
-    from tgneo.rdf.terms import Quad
+    pass
 
 
 OTLP_JSON = "otlp-json"
@@ -174,22 +174,13 @@ def export(
     if fmt == OTLP_JSON:
         _export_otlp(uri, quoted, graphs, workspace, collection, output)
         return
-    from tgneo.rdf.writer import default_quoted, write
-    from tgneo.store import Store
-    from tgneo.store.rdf_export import stream_quads
-    from tgneo.store.rdf_import import recover
+    from tgneo.connection import connect
 
-    with Store.from_settings() as store, _output(output) as path:
-        recover(store, workspace, collection)
-        quads = stream_quads(store, workspace, collection, list(uri) or None, profile)  # type: ignore[arg-type]
-        if graphs:
-            wanted = {GRAPH_NAMES.get(g, g) for g in graphs}
-            quads = (q for q in quads if q.g in wanted)
-        merged: set[str] = set()
-        if not get_format(fmt).named_graphs:
-            quads = _merged(quads, merged)
+    with connect(workspace=workspace, collection=collection) as tg, _output(output) as path:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            count = write(quads, fmt, handle.write, quoted or default_quoted(profile), as_entities=profile == "prov")  # type: ignore[arg-type]
+            exported = tg.export_to(handle, list(uri), format=fmt, profile=profile, quoted=quoted, graphs=graphs,
+                                    collection=collection)  # fmt: skip
+    count, merged = exported.quads, exported.merged
     if merged:
         shown = ", ".join(sorted(_graph_name(g) for g in merged))
         what = f"the graphs {shown} are" if len(merged) > 1 else f"the graph {shown} is"
@@ -234,15 +225,6 @@ def _export_otlp(
         path.write_text(json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     where = f"to {output}" if output else f"from {scope(workspace, collection)}"
     say(f"exported {spans} spans of {len(traces)} trace{'' if len(traces) == 1 else 's'} {where}")
-
-
-def _merged(quads: Iterable[Quad], seen: set[str]) -> Iterator[Quad]:
-    """Every quad in the default graph (as the trace API does for Turtle and N-Triples), noting the graphs merged."""
-    for q in quads:
-        if q.g != GRAPH_DEFAULT:
-            seen.add(q.g)
-            q = q._replace(g=GRAPH_DEFAULT)
-        yield q
 
 
 def _graph_name(iri: str) -> str:

@@ -49,7 +49,12 @@ class Remote:
             raise RemoteError(f"cannot reach {self.base}: {getattr(e, 'reason', e)}") from None
 
     def ask(
-        self, kind: SessionKind, question: str, options: Mapping[str, Any], graph: GraphProfile | None = None
+        self,
+        kind: SessionKind,
+        question: str,
+        options: Mapping[str, Any],
+        graph: GraphProfile | None = None,
+        verify: bool | int = False,
     ) -> Iterator[Message]:
         """The response messages of one question, as they arrive, ending in one final message.
 
@@ -65,6 +70,8 @@ class Remote:
         body: dict[str, Any] = {fields.question: question, "collection": self.collection, "workspace": self.workspace}
         if graph is not None:
             body["graph-profile"] = graph.name
+        if verify is not False:
+            body["verify"] = verify
         for name, value in options.items():
             if name not in wire_names:
                 raise BadRequest(f"{kind.wire}: unknown option {name!r} (options: {', '.join(sorted(wire_names))})")

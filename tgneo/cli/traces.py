@@ -7,8 +7,17 @@ from collections.abc import Callable
 
 import click
 
-from tgneo.cli.common import collection_option, fails_cleanly, out, say, scope, workspace_option
+from tgneo.cli.common import (
+    collection_option,
+    fails_cleanly,
+    found_collection_option,
+    out,
+    say,
+    scope,
+    workspace_option,
+)
 from tgneo.kinds import SessionKind
+from tgneo.scope import DEFAULT_SCOPE
 
 
 @click.group()
@@ -251,23 +260,63 @@ def trace() -> None:
 @trace.command("show")
 @click.argument("uri")
 @workspace_option
-@collection_option
+@found_collection_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON.")
 @fails_cleanly
-def trace_show(uri: str, workspace: str, collection: str, as_json: bool) -> None:
-    """Show a trace as a tree: steps, selected edges with their sources, tool calls, tokens."""
-    from tgneo.store import Store
-    from tgneo.store.traces import get_trace
+def trace_show(uri: str, workspace: str, collection: str | None, as_json: bool) -> None:
+    """Show a trace as a tree: steps, selected edges with their sources, tool calls, tokens.
+
+    Without --collection the trace is looked up in every collection of the workspace (its URI carries its
+    session's UUID, so one holds it); the collection it was found in is named on stderr.
+    """
+    from tgneo.connection import connect
     from tgneo.tracetree import render_trace
 
-    with Store.from_settings() as store:
-        data = get_trace(store, workspace, collection, uri)
+    with connect(workspace=workspace) as tg:
+        found = tg.trace(uri, collection)
+    if collection is None and found.collection != DEFAULT_SCOPE:
+        say(f"[dim]in {scope(workspace, found.collection)}[/]")
     if as_json:
-        out.print_json(json.dumps(data))
+        out.print_json(json.dumps(found.to_dict()))
     else:
-        out.print(render_trace(data))
-    if data["truncated"]:
-        say(f"[yellow]note:[/] showing the first {len(data['steps'])} of {data['total_steps']} steps")
+        out.print(render_trace(found.to_dict()))
+    if found.truncated:
+        say(f"[yellow]note:[/] showing the first {len(found.steps)} of {found.total_steps} steps")
+
+
+@trace.command("verify")
+@click.argument("uri")
+@workspace_option
+@found_collection_option
+@click.option("--budget", type=click.IntRange(2, 64), default=6, show_default=True, metavar="N",
+              help="At most N re-runs of the answering stage.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the check's summary as JSON.")
+@fails_cleanly
+def trace_verify(uri: str, workspace: str, collection: str | None, budget: int, as_json: bool) -> None:
+    """Check a stored answer: does it depend on the evidence it cites?
+
+    \b
+    The answering stage of the trace is run again on the configured provider (TGNEO_LLM): without
+    the evidence the answer's sentences cite, with that evidence alone, and without each item in
+    turn (the most cited first, within --budget). The verdict — supported, partly (a sentence
+    stands without its evidence: named), unsupported (the answer does not depend on its
+    evidence) — and each item's necessity are recorded in the trace as a Verification step and
+    printed. Any trace can be checked: tgneo's engines', the LangChain handler's,
+    ExplainedGraphRAG's, one recorded by hand or from OpenTelemetry spans.
+      tgneo trace verify urn:trustgraph:question:5c9bd80d-…
+    """
+    from tgneo.cli.ask import verified
+    from tgneo.connection import connect
+    from tgneo.stream.wire import encode_verification
+
+    with connect(workspace=workspace) as tg:
+        summary = tg.verify(uri, collection, budget=budget)
+        sentences = {} if as_json else tg.trace(uri, collection).sentences
+    if as_json:
+        out.print_json(json.dumps({"verification": encode_verification(summary)}))
+    else:
+        verified(summary, sentences)
+        say(f"recorded: {summary.uri}")
 
 
 COMMANDS = [traces, trace]

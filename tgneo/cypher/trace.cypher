@@ -1,6 +1,6 @@
-// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content, retrieval hits (which index found each chunk, at which rank) and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read). At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
+// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content, retrieval hits (which index found each chunk, at which rank) and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read), and a verification's sentences that stand without their evidence and a counterfactual's ablated selections. At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
 // Params: $workspace, $collection, $uri, $max_steps
-// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences, hits)
+// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences, hits, ablated, stands_without)
 MATCH (root:TgResource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:TgExplain
 CALL (root) {
@@ -77,6 +77,8 @@ WITH root, total_steps, collect({
   hits: [(step)-[:HIT]->(h:RetrievalHit) | {
     rank: h.rank, item: [(h)-[:RETRIEVED]->(c) | c.uri][0], fused: h.fusedScore,
     vector_rank: h.vectorRank, vector_score: h.vectorScore, text_rank: h.textRank, text_score: h.textScore
-  }]
+  }],
+  ablated: [(step)-[:ABLATED]->(x) | x.uri],
+  stands_without: [(step)-[:STANDS_WITHOUT]->(a:AnswerSentence) | a.sentenceIndex]
 }) AS steps
 RETURN {uri: root.uri, labels: labels(root), props: properties(root)} AS root, total_steps, steps

@@ -25,15 +25,26 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from tgneo import uris
 from tgneo.engines.attribution import cited_sources
 from tgneo.engines.foreign import ProfileGraph
+from tgneo.engines.verify import Answering, Budget, check, recorded, summary, task_answerer
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.entity import Entity
-from tgneo.explain.events import AnswerChunk, Citation, ErrorEvent, Event, Evidence, ExplainEvent, SessionEnd, Source
+from tgneo.explain.events import (
+    AnswerChunk,
+    Citation,
+    ErrorEvent,
+    Event,
+    Evidence,
+    ExplainEvent,
+    SessionEnd,
+    Source,
+    VerificationSummary,
+)
 from tgneo.explain.recorder import Recorder
 from tgneo.explain.write_ahead import RecordingPipeline
 from tgneo.graph_profiles import GraphProfile
@@ -46,12 +57,6 @@ from tgneo.store.kg import GraphReader, OwnGraph, Reads
 log = logging.getLogger("tgneo.engines")
 MAX_QUESTION_CHARS = 4000
 """Longer questions are refused: no engine stage needs more, and prompts must stay bounded."""
-
-
-class EngineError(TgneoError):
-    """An engine could not answer (a step failed for a reason that is not the caller's input)."""
-
-    status = 500
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ class Request:
         graph: Answer over the knowledge graph another tool wrote, read through this profile
             (:mod:`tgneo.graph_profiles`); ``None`` answers over tgneo's own. The trace is recorded in
             ``workspace``/``collection`` either way.
+        verify: Check, once the answer is given, whether it depends on the evidence it cites, within this budget
+            (:mod:`tgneo.engines.verify`); ``None``: no check.
     """
 
     question: str
@@ -74,6 +81,7 @@ class Request:
     collection: str = DEFAULT_SCOPE
     options: Mapping[str, Any] = field(default_factory=dict)
     graph: GraphProfile | None = None
+    verify: Budget | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.question, str) or not self.question.strip():
@@ -126,13 +134,16 @@ class Context:
 @dataclass(frozen=True)
 class Outcome:
     """How a run ended: the answer, the step whose librarian document holds it, its sources, the evidence
-    it selected (placed in chunk, section and document) and each answer sentence's citations."""
+    it selected (placed in chunk, section and document), each answer sentence's citations, what a check needs to
+    run the answering stage again (``answering``) and, once one ran, what it found (``verification``)."""
 
     answer: str
     final_step: str
     sources: tuple[Source, ...] = ()
     evidence: tuple[Evidence, ...] = ()
     citations: tuple[Citation, ...] = ()
+    answering: Answering | None = None
+    verification: VerificationSummary | None = None
 
 
 class Session:
@@ -156,7 +167,10 @@ class Session:
         recorder it writes now; with recording off it only builds the event.
         """
         event = ExplainEvent.of(step, attached)
-        parents = tuple(dict.fromkeys([*step.parents, *(p for entity in attached for p in entity.parents)]))
+        written = {step.uri, *(entity.uri for entity in attached)}  # parents written in this transaction need no check
+        parents = tuple(
+            dict.fromkeys(p for p in [*step.parents, *(p for e in attached for p in e.parents)] if p not in written)
+        )
         ctx = self.ctx
         if ctx.pipeline is not None:
             ctx.commits[id(event)] = ctx.pipeline.submit(event, parents, contents)
@@ -258,6 +272,8 @@ class Engine(ABC):
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)
         runner = self.run(session, options)
+        if request.verify is not None:
+            runner = _verified(session, runner, request.verify)
         try:
             outcome = yield from _released(runner, ctx)
         except (LLMError, TgneoError) as e:
@@ -276,8 +292,9 @@ class Engine(ABC):
         usage = ctx.usage
         sources = cited_sources(outcome.citations) or tuple(ctx.sources.values())
         yield SessionEnd(
-            sources, usage.in_tokens, usage.out_tokens, ", ".join(usage.models) or None, root, outcome.citations
-        )
+            sources, usage.in_tokens, usage.out_tokens, ", ".join(usage.models) or None, root, outcome.citations,
+            outcome.verification,
+        )  # fmt: skip
 
     @abstractmethod
     def root_uri(self, session: Session) -> str:
@@ -286,6 +303,25 @@ class Engine(ABC):
     @abstractmethod
     def run(self, session: Session, options: Mapping[str, int]) -> Generator[Event, None, Outcome]:
         """Take the engine's steps, recording each and yielding its event; return how it ended."""
+
+
+def _verified(
+    session: Session, runner: Generator[Event, None, Outcome], budget: Budget
+) -> Generator[Event, None, Outcome]:
+    """``runner``'s steps, then — the answer given and recorded — the counterfactual check of it, recorded as its
+    own step (a Verification with its Counterfactuals) before the stream's final message carries its summary."""
+    outcome = yield from runner
+    answering = outcome.answering
+    if answering is None:
+        return outcome
+    ctx = session.ctx
+    answerer = task_answerer(ctx.llm, answering.task)
+    checked = check(answering.answer, answering.items, answering.cites, answerer, ctx.llm, budget)
+    for rerun in checked.reruns:
+        ctx.usage.add(rerun.completion)
+    verification, counterfactuals, contents = recorded(checked, answering.step)
+    yield session.record(verification, contents, attached=counterfactuals)
+    return replace(outcome, verification=summary(checked, verification.uri))
 
 
 LOOKAHEAD = 2

@@ -20,7 +20,9 @@ of them may be missing):
 1. their vector index, when it exists and the configured embedder is a real model of the index's dimensions
    (the offline embedder's hashed vectors can never be what filled their index);
 2. else tgneo's side index (``tgneo load index --graph``): tgneo-owned entries in tgneo's own indexes,
-   each pointing at one of their nodes by element id;
+   each pointing at one of their nodes by element id, and trusted only where the node still is the one the
+   entry was made from (its key, else the digest of its text: :func:`tgneo.store.foreign.made_from`); an entry
+   whose id Neo4j gave to another node after a delete is left out, with a warning to build the index again;
 3. else their full-text index;
 4. else a full scan of at most :data:`SCAN_LIMIT` nodes of their label, matching names (or chunk texts) word
    by word (``profile_seeds_scan``, ``profile_chunks_scan``).
@@ -59,7 +61,7 @@ from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import DEFAULT_GRAPH, Quad, QuotedTriple
 from tgneo.scope import check_scope
 from tgneo.store.driver import Store
-from tgneo.store.foreign import Checked, IndexInfo, check, read
+from tgneo.store.foreign import Checked, IndexInfo, check, made_from, read
 from tgneo.store.kg import (
     MIN_SIMILARITY,
     OVERFETCH,
@@ -177,10 +179,11 @@ class ProfileGraph:
             records = read(self.store, "profile_seeds_vector", index=checked.entity_vector.name, concepts=rows,
                            min_similarity=MIN_SIMILARITY, fetch=fetch, **common)  # fmt: skip
         elif route == "side":
-            records = read(self.store, "profile_seeds_side", workspace=self.workspace, collection=self.collection,
-                           name_index=ENTITY_NAME_INDEX, vector_index=ENTITY_VECTOR_INDEX, concepts=rows,
-                           min_similarity=MIN_SIMILARITY, fetch=fetch, **common,
-                           )  # fmt: skip
+            records = self._made_from("entities", read(
+                self.store, "profile_seeds_side", workspace=self.workspace, collection=self.collection,
+                name_index=ENTITY_NAME_INDEX, vector_index=ENTITY_VECTOR_INDEX, concepts=rows,
+                min_similarity=MIN_SIMILARITY, fetch=fetch, **common,
+            ))  # fmt: skip
         elif route == "fulltext" and checked.entity_fulltext is not None:
             records = read(self.store, "profile_seeds_text", index=checked.entity_fulltext.name, concepts=rows,
                            fetch=fetch, **common)  # fmt: skip
@@ -285,9 +288,10 @@ class ProfileGraph:
                            embedding=chunk.embedding, vectors=list(vectors),
                            question_vector=question_vector, **common)  # fmt: skip
         elif route == "side":
-            records = read(self.store, "profile_chunks_side", workspace=self.workspace, collection=self.collection,
-                           chunk_index=CHUNK_VECTOR_INDEX, vectors=list(vectors),
-                           question_vector=question_vector, **common)  # fmt: skip
+            records = self._made_from("chunks", read(
+                self.store, "profile_chunks_side", workspace=self.workspace, collection=self.collection,
+                chunk_index=CHUNK_VECTOR_INDEX, vectors=list(vectors), question_vector=question_vector, **common,
+            ))  # fmt: skip
         elif text and checked.chunk_fulltext is not None:
             queries = [q for q in (lucene_query(c) for c in concepts) if q.strip()]
             records = read(self.store, "profile_chunks_text", index=checked.chunk_fulltext.name, queries=queries,
@@ -346,6 +350,27 @@ class ProfileGraph:
             record = read(self.store, "profile_side_count", workspace=self.workspace, collection=self.collection)[0]
             self._side = (int(record["entities"]), int(record["chunks"]))
         return self._side
+
+    def _made_from(self, what: str, records: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        """The side index hits that resolved to the node their entry was made from (module docstring, route 2).
+
+        The others point, by an element id Neo4j gave again after a delete, at a node the entry was not made
+        from; they are left out (never resolved to that node), and a warning, once per question and kind, says
+        how many and how to rebuild the entries.
+        """
+        kept = [r for r in records if made_from(r)]
+        left_out = len(records) - len(kept)
+        if left_out and f"reused {what}" not in self._warned:
+            self._warned.add(f"reused {what}")
+            log.warning(
+                "graph profile %r: %d side index %s for their %s left out: their element ids now name other nodes "
+                "than the ones the entries were made from (Neo4j gives a deleted node's id to a new node, as when a "
+                "graph is rebuilt); build the side index again: tgneo load index --graph %s --workspace %s "
+                "--collection %s",
+                self.profile.name, left_out, "entry" if left_out == 1 else "entries", what, self.profile.graph_arg,
+                self.workspace, self.collection,
+            )  # fmt: skip
+        return kept
 
     def _warn(self, what: str, route: Route, checked: Checked) -> None:
         """Say, once per question and kind, which fallback route finds their ``what`` and why (module docstring):

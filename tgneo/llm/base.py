@@ -21,15 +21,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from tgneo.errors import TgneoError
+from tgneo.errors import LLMError
 
 __all__ = ["LLM", "STAGES", "Completion", "Embeddings", "LLMError", "Task", "prompt_text"]
-
-
-class LLMError(TgneoError):
-    """The model could not answer: unreachable, timed out, refused, or answered in the wrong format."""
-
-    status = 502
 
 
 STAGES: tuple[str, ...] = (

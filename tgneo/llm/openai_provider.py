@@ -92,8 +92,9 @@ class OpenAILLM(LLM):
         timeout: float = 60.0,
         retries: int = 2,
         batch_size: int = EMBED_BATCH,
+        embeddings_only: bool = False,
     ) -> None:
-        if not model:
+        if not model and not embeddings_only:
             raise ConfigError(
                 "TGNEO_LLM=openai needs TGNEO_LLM_MODEL: the chat model to ask (e.g. gpt-4o-mini, llama3.1:8b)"
             )
@@ -105,7 +106,8 @@ class OpenAILLM(LLM):
             raise ConfigError(f"TGNEO_LLM_RETRIES={retries!r} must be 0 or more")
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
-        self.model = model
+        self.model = model or ""
+        self.embeddings_only = embeddings_only
         self.embedding_model = embedding_model or DEFAULT_EMBEDDING_MODEL
         self.timeout = timeout
         self.retries = retries
@@ -120,10 +122,13 @@ class OpenAILLM(LLM):
         self._dimensions: int | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> OpenAILLM:
-        """The provider ``TGNEO_LLM=openai`` configures (see docs/configuration.md, "LLM providers")."""
+    def from_settings(cls, settings: Settings, *, embeddings_only: bool = False) -> OpenAILLM:
+        """The provider ``TGNEO_LLM=openai`` configures (see docs/configuration.md, "LLM providers"); with
+        ``embeddings_only`` (``TGNEO_EMBEDDING_PROVIDER=openai`` beside another chat provider) no chat model is
+        needed, and asking it to complete a task is a :class:`~tgneo.errors.ConfigError`."""
         return cls(
-            model=settings.llm_model,
+            model=None if embeddings_only else settings.llm_model,
+            embeddings_only=embeddings_only,
             base_url=settings.openai_base_url,
             api_key=settings.openai_api_key,
             embedding_model=settings.embedding_model,
@@ -225,6 +230,10 @@ class OpenAILLM(LLM):
             )
 
     def _messages(self, task: Task) -> list[ChatCompletionMessageParam]:
+        if self.embeddings_only:
+            raise ConfigError(
+                f"this openai provider only embeds (TGNEO_EMBEDDING_PROVIDER=openai); it cannot answer {task.stage!r}"
+            )
         return [{"role": "user", "content": render(task)}]
 
     def _url(self, endpoint: str) -> str:

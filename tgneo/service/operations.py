@@ -14,6 +14,7 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 from tgneo.engines import Request
+from tgneo.engines.verify import budget_of
 from tgneo.errors import BadRequest, NotFound
 from tgneo.explain.events import AnswerChunk
 from tgneo.kinds import SessionKind
@@ -29,6 +30,8 @@ from tgneo.stream.wire import Message
 
 GRAPH_PROFILE = "graph-profile"
 """tgneo's request field naming the graph profile to answer over (TrustGraph's own ``graph`` means another thing)."""
+VERIFY = "verify"
+"""tgneo's request field asking for the counterfactual check of the answer: ``true``, or the most re-runs (≥ 2)."""
 URI_CHARS = 4000
 """The longest document id a librarian request may name."""
 
@@ -42,7 +45,7 @@ def start_question(
         runtime: the process's store, LLM and engines.
         access: who asks (the workspace a token fixes).
         service: ``graph-rag``, ``document-rag`` or ``agent``.
-        body: the service request, plus an optional ``workspace`` and ``graph-profile``.
+        body: the service request, plus an optional ``workspace``, ``graph-profile`` and ``verify``.
         timestamps: add ``committed_at`` to explain messages.
 
     Raises:
@@ -50,9 +53,9 @@ def start_question(
         Forbidden: the token's workspace is not the one named.
     """
     workspace = access.resolve(body.get("workspace"))
-    ask = translate(service, {k: v for k, v in body.items() if k not in ("workspace", GRAPH_PROFILE)})
+    ask = translate(service, {k: v for k, v in body.items() if k not in ("workspace", GRAPH_PROFILE, VERIFY)})
     graph = runtime.profile(ask.collection, body.get(GRAPH_PROFILE))
-    request = Request(ask.question, workspace, ask.collection, ask.options, graph)
+    request = Request(ask.question, workspace, ask.collection, ask.options, graph, budget_of(body.get(VERIFY), VERIFY))
     return ask.kind, runtime.ask(ask.kind, request, timestamps=timestamps)
 
 

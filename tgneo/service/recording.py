@@ -40,11 +40,12 @@ from rdflib.term import Literal, URIRef
 from tgneo import uris
 from tgneo.engines.attribution import attribute
 from tgneo.engines.foreign import ProfileGraph
-from tgneo.engines.graphrag import placed
+from tgneo.engines.graphrag import cited, placed
+from tgneo.engines.verify import DEFAULT_BUDGET, Answerer, Budget, Item, check, recorded, summary
 from tgneo.errors import BadRequest
 from tgneo.explain.agent import AgentQuestion, Analysis, Conclusion, Observation, Thought
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
-from tgneo.explain.events import Citation, ExplainEvent, Source
+from tgneo.explain.events import Citation, ExplainEvent, Source, VerificationSummary
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.recorder import Recorder, Sink
 from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
@@ -103,6 +104,7 @@ class _Recording:
     """Each answer sentence with the evidence it cites (after ``synthesis``)."""
     _steps: dict[str, str] = field(default_factory=dict)
     _selection_uris: tuple[str, ...] = ()
+    _answer: str = ""
 
     @property
     def uri(self) -> str:
@@ -119,6 +121,24 @@ class _Recording:
     def _record(self, step: Any, parents: Sequence[str], contents: dict[str, str] | None = None,
                 attached: Sequence[Any] = ()) -> ExplainEvent:  # fmt: skip
         return self.recorder.write(ExplainEvent.of(step, attached), parents, contents)
+
+    def verify(self, answerer: Answerer, budget: Budget = DEFAULT_BUDGET) -> VerificationSummary:
+        """Check the recorded answer: re-run the answering stage with ``answerer`` (the pipeline's own: its model,
+        its prompt) on the evidence altered — without what the answer cites, with only that, without each item in
+        turn — and record the Verification derived from the answer (:mod:`tgneo.engines.verify`).
+
+        Raises:
+            BadRequest: the answer is not recorded yet, or this kind of recording cannot be checked.
+            Exception: whatever ``answerer`` raised (nothing is recorded then).
+        """
+        step = self._needs("synthesis", "verification")
+        checked = check(self._answer, self._items(), cited(self.citations), answerer, self.llm, budget)
+        verification, counterfactuals, contents = recorded(checked, step)
+        self._record(verification, verification.parents, contents, attached=counterfactuals)
+        return summary(checked, verification.uri)
+
+    def _items(self) -> tuple[Item, ...]:
+        raise BadRequest(f"a {type(self).__name__} cannot be checked yet")
 
     def _needs(self, step: str, before: str) -> str:
         if step not in self._steps:
@@ -224,7 +244,21 @@ class DocRagRecording(_Recording):
         event = self._record(step, step.parents, {document: answer}, attached=sentences)
         self.sources = [Source(uri, title) for uri, title in found.documents]
         self._steps["synthesis"] = step.uri
+        self._answer = answer
         return event
+
+    def _items(self) -> tuple[Item, ...]:
+        """The selected chunks, as the pipeline's answering stage was given them (the items it retrieved)."""
+        return tuple(
+            Item(uri, {"id": item.id, "text": text}, text)
+            for uri, item in zip(self._selection_uris, self.selected, strict=True)
+            for text in [self._texts.get(self._placed[item.id]) or item.text]
+        )
+
+    @property
+    def selections(self) -> dict[str, Retrieved]:
+        """Each ChunkSelection of the Focus and the item it selected."""
+        return dict(zip(self._selection_uris, self.selected, strict=True))
 
     def _place(self, item: Retrieved) -> None:
         """Resolve ``item`` to a chunk URI whose source chain readers can follow (module docstring)."""

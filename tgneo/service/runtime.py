@@ -21,10 +21,10 @@ from tgneo.graph_profiles import BUILTIN, GraphProfile, ProfileError, parse_grap
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM
 from tgneo.llm.registry import get_llm
-from tgneo.otlp.export_http import OtlpTarget, export_in_background
+from tgneo.otlp.export_http import OtlpTarget, TraceExporter
 from tgneo.store import Store
 from tgneo.store.embeddings import check_query_model
-from tgneo.store.schema import install_search_schema
+from tgneo.store.schema import ensure_search_schema
 from tgneo.store.traces import get_trace
 from tgneo.stream.pipeline import messages, prime
 from tgneo.stream.wire import Message
@@ -37,7 +37,8 @@ question pays for the check at most once a minute per collection (it stops at th
 
 
 EXPORT_STEPS = 1_000_000
-"""The most steps of one trace sent to ``TGNEO_OTLP_ENDPOINT`` (an agent looping for hours stays bounded)."""
+"""The most steps of one trace read for OTLP export (an agent looping for hours stays bounded; the SDK's queue,
+``OTEL_BSP_MAX_QUEUE_SIZE``, bounds what is sent)."""
 
 
 class Runtime:
@@ -59,7 +60,9 @@ class Runtime:
         self.graphs = parse_graphs(settings.graphs if settings is not None else None)
         """Collection → the graph profile its questions answer over (``TGNEO_GRAPHS``)."""
         self.otlp = OtlpTarget.from_settings(settings if settings is not None else Settings.from_env())
-        """Where each answered question's trace goes as OpenTelemetry spans (``TGNEO_OTLP_ENDPOINT``), if anywhere."""
+        """Where each answered question's trace goes as OpenTelemetry spans (``OTEL_EXPORTER_OTLP_*``), if anywhere."""
+        self.exporter = TraceExporter(self.otlp) if self.otlp is not None else None
+        """This runtime's one exporter (and, from its first export, the SDK's batch processor and thread)."""
 
     def profile(self, collection: str, named: object = None) -> GraphProfile | None:
         """The graph profile a question to ``collection`` answers over: the one it names (``graph-profile``: a
@@ -83,8 +86,9 @@ class Runtime:
                 self._llm = get_llm(self.settings)
             return self._llm
 
-    def engine(self, kind: SessionKind) -> Engine:
-        """A fresh engine of ``kind`` on the shared store and LLM, the search schema installed.
+    def engine(self, kind: SessionKind | str) -> Engine:
+        """A fresh engine of ``kind`` (a session kind, or an engine's name) on the shared store and LLM, the search
+        schema installed.
 
         Raises:
             EmbeddingMismatch: the vector indexes hold embeddings of another length than the LLM's.
@@ -105,36 +109,50 @@ class Runtime:
             dimensions = self.llm().dimensions  # outside the lock, which building the LLM takes
             with self._lock:
                 if not self._schema_ready:
-                    install_search_schema(self.store, dimensions)
+                    ensure_search_schema(self.store, dimensions)
                     self._schema_ready = True
 
-    def ask(self, kind: SessionKind, request: Request, *, timestamps: bool = False) -> Generator[Message, None, None]:
-        """The response messages of ``request`` answered by an engine of ``kind``, as they are produced.
+    def ask(
+        self, kind: SessionKind | str | Engine, request: Request, *, timestamps: bool = False
+    ) -> Generator[Message, None, None]:
+        """The response messages of ``request`` answered by an engine of ``kind`` (a session kind, an engine's name —
+        a registered engine answers in its own kind's messages — or an engine :meth:`engine` made), as they are
+        produced.
 
         The first event is pulled before this returns, so a request the engine refuses raises here
         (a ``BadRequest``, before anything is recorded) rather than becoming a stream; after that the
         stream keeps the pipeline's promises (one final message; the engine stops with its reader).
 
-        With ``TGNEO_OTLP_ENDPOINT`` set, once the stream has ended (answered, failed, or closed by its reader)
-        the trace is sent there as OpenTelemetry spans (:meth:`_exported`).
+        With an OTLP endpoint set (``OTEL_EXPORTER_OTLP_ENDPOINT``), once the stream has ended (answered, failed, or
+        closed by its reader) the trace is sent there as OpenTelemetry spans (:meth:`_exported`).
 
         Raises:
             BadRequest: the engine refused the request's options.
             EmbeddingMismatch: the collection's vectors were made by another embedding model.
         """
-        engine = self.engine(kind)
+        engine = kind if isinstance(kind, Engine) else self.engine(kind)
         self._check_embeddings(request.workspace, request.collection)
-        stream = messages(prime(engine.answer(request)), kind, timestamps=timestamps)
-        return stream if self.otlp is None else self._exported(stream, self.otlp, request)
+        stream = messages(prime(engine.answer(request)), engine.kind, timestamps=timestamps)
+        return stream if self.exporter is None else self._exported(stream, self.exporter, request)
+
+    def close(self) -> None:
+        """Export the spans still queued and stop the exporter's thread (the store stays the caller's to close).
+
+        The web app closes its runtime when it goes, ``tgneo ask`` when it is done; a runtime nobody closes is
+        closed at exit (:mod:`tgneo.otlp.export_http`).
+        """
+        if self.exporter is not None:
+            self.exporter.close()
 
     def _exported(
-        self, stream: Generator[Message, None, None], target: OtlpTarget, request: Request
+        self, stream: Generator[Message, None, None], exporter: TraceExporter, request: Request
     ) -> Generator[Message, None, None]:
-        """``stream`` unchanged; when it ends, its trace is read and posted to ``target`` on a daemon thread.
+        """``stream`` unchanged; when it ends, its trace is read and its spans queued on ``exporter``.
 
         The trace (rooted at the first explain message's entity, the Question) is read here, after the final
         message went out, while the store is surely open (``tgneo ask`` closes it as soon as the stream
-        ends); only the encoding and the POST run in the background. Nothing here raises into the stream.
+        ends); its spans are queued on the SDK's batch processor, whose one thread sends them. Nothing here
+        raises into the stream.
         """
         root: str | None = None
         try:
@@ -147,9 +165,9 @@ class Runtime:
             if root is not None:
                 try:
                     trace = get_trace(self.store, request.workspace, request.collection, root, max_steps=EXPORT_STEPS)
-                    export_in_background(target, trace)
+                    exporter.export(trace)
                 except Exception as e:  # an export is a copy: the answer never depends on it
-                    log.warning("OTLP export of %s skipped: could not read the trace: %s", root, e)
+                    log.warning("OTLP export of %s skipped: %s", root, e)
 
     def _check_embeddings(self, workspace: str, collection: str) -> None:
         """Refuse a collection whose vectors another embedding model made (re-checked every minute).

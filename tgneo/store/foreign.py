@@ -10,6 +10,7 @@ every label, type and property of theirs reaches Cypher as a parameter.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from collections.abc import Mapping
@@ -22,7 +23,17 @@ from tgneo.store.queries import Q
 from tgneo.timestamps import now_iso_z
 from tgneo.vocab import GRAPH_RETRIEVAL
 
-__all__ = ["Checked", "IndexInfo", "check", "clear_checks", "mark_changed", "read", "write"]
+__all__ = [
+    "Checked",
+    "IndexInfo",
+    "check",
+    "clear_checks",
+    "entry_digest",
+    "made_from",
+    "mark_changed",
+    "read",
+    "write",
+]
 
 CHECK_TTL = 60.0
 """Seconds a profile found to fit the database stays trusted (a question then costs no catalogue read)."""
@@ -169,6 +180,25 @@ def write(store: Store, query: str, **params: Any) -> list[Mapping[str, Any]]:
     if not query.startswith("profile_side_"):
         raise ValueError(f"{query} is not a side-index write")
     return list(store.write(getattr(Q, query), **params))
+
+
+def entry_digest(text: str) -> str:
+    """The digest a side index entry keeps of the text it embedded (their entity's name, their chunk's text)."""
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def made_from(record: Mapping[str, Any]) -> bool:
+    """Whether a side index hit (``profile_seeds_side``, ``profile_chunks_side``) resolved to the node its entry was
+    made from, rather than to another that took the element id of a deleted one.
+
+    An entry holding their key was made from the node that holds it (``same_key``, compared by the query); one
+    without, from the node whose text (``text``) is the text it embedded (``digest``). Cypher has no digest
+    function of its own (and tgneo calls no plugin), hence that comparison here.
+    """
+    if record["same_key"] is not None:
+        return bool(record["same_key"])
+    text = record["text"]
+    return text is not None and entry_digest(text) == record["digest"]
 
 
 def mark_changed(store: Store, workspace: str, collection: str, chunks: list[str]) -> int:

@@ -26,7 +26,7 @@ from tgneo.store.collections import require_content
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.schema import CHUNK_TEXT_INDEX, CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
-from tgneo.store.search import lucene_query, smallest_name
+from tgneo.store.search import chunk_exists, lucene_query, smallest_name
 from tgneo.store.values import native
 from tgneo.vocab import RDFS
 
@@ -453,6 +453,10 @@ class GraphReader(Protocol):
     ) -> list[ChunkHit]:
         """As :func:`search_chunks` (``concepts`` and ``question`` serve a reader that has only full text)."""
 
+    def chunk(self, ident: str) -> str | None:
+        """The IRI of the chunk ``ident`` names in this graph (a chunk URI, or their chunk's element id), if any:
+        how a passage another retriever found is placed in the trace."""
+
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         """As :func:`answer_sources`."""
 
@@ -490,6 +494,9 @@ class OwnGraph:
         return search_chunks(
             self.store, self.workspace, self.collection, vectors, question_vector, per_concept, question
         )
+
+    def chunk(self, ident: str) -> str | None:
+        return ident if chunk_exists(self.store, self.workspace, self.collection, ident) else None
 
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         return answer_sources(self.store, self.workspace, self.collection, rows)

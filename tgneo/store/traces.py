@@ -80,7 +80,33 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
         step["hits"] = plain(sorted(raw["hits"], key=lambda h: h["rank"] or 0))
     if raw.get("sentences"):
         step["sentences"] = [_sentence(s) for s in sorted(raw["sentences"], key=lambda s: s["index"] or 0)]
+    if raw.get("ablated"):
+        step["ablated"] = sorted(raw["ablated"])
+    if raw.get("stands_without"):
+        step["stands_without"] = sorted(raw["stands_without"])
     return step
+
+
+def latest_verification(steps: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the trace's latest counterfactual check found: its verdict, sufficiency, model, the answer sentences that
+    stand without their evidence, and each selection's necessity (from its leave-one-out re-runs); ``None`` when the
+    answer was never checked."""
+    checks = [s for s in steps if s["type"] == "Verification"]
+    if not checks:
+        return None
+    latest = max(checks, key=lambda s: (str(s["properties"].get("generatedAtTime") or ""), s["uri"]))
+    necessity: dict[str, float] = {}
+    for step in steps:
+        props = step["properties"]
+        if step["type"] == "Counterfactual" and latest["uri"] in step["parents"] and "necessity" in props:
+            for item in step.get("ablated", []):
+                necessity[item] = float(props["necessity"])
+    props = latest["properties"]
+    return {
+        "uri": latest["uri"], "verdict": props.get("verdict"), "sufficiency": props.get("sufficiency"),
+        "model": props.get("llmModel"), "checked_at": props.get("generatedAtTime"),
+        "stands_without": latest.get("stands_without", []), "necessity": necessity,
+    }  # fmt: skip
 
 
 def _sentence(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -237,7 +263,13 @@ def get_trace(
         "truncated": records[0]["total_steps"] > len(steps),
         "held": bool(props.get("tg_hold")),
         "stale": stale,
+        "verification": latest_verification(steps),
     }
+
+
+def trace_collections(store: Store, workspace: str, uri: str) -> list[str]:
+    """The collections of ``workspace`` holding a trace step called ``uri`` (usually one; none when unknown)."""
+    return [r["collection"] for r in store.read(Q.trace_collections, workspace=workspace, uri=uri)]
 
 
 def staleness(store: Store, workspace: str, collection: str, uri: str) -> list[dict[str, Any]]:

@@ -8,20 +8,29 @@ requests may be open on one socket at once, answered in any interleaving, routed
 Failures are frames with ``error`` at the **top level** (``{"id", "error": {"type", "message"},
 "complete": true}``): every client path checks that position, including the plain request/response
 path the explainability client uses for ``triples`` (quirk §6.5).
+
+A question's messages are the native stream's (:mod:`tgneo.stream.wire`) less the explain messages of tgneo's own
+steps (:func:`for_trustgraph`): the counterfactual check of an answer (a Verification) is recorded, exported by the
+``prov`` profile and streamed on tgneo's own roads, and on this socket its summary rides on the final message
+(``verification``, which TrustGraph's client ignores like every field it does not know).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tgneo.errors import BadRequest
+from tgneo.mapping import CLASSES, PROV_PROFILE_ONLY_LABELS
 from tgneo.stream.fields import bounded_int, json_object
+from tgneo.vocab import RDF
 
 MAX_ID_CHARS = 200
 DEFAULT_BATCH = 20
 MAX_BATCH = 10_000
+_TGNEO_STEPS = frozenset(str(row.iri) for row in CLASSES if row.label in PROV_PROFILE_ONLY_LABELS)
+"""The classes of tgneo's own entities, which only the ``prov`` profile exports (:func:`for_trustgraph`)."""
 
 
 class GatewayError(BadRequest):
@@ -110,6 +119,26 @@ def response(request_id: str, payload: dict[str, Any], complete: bool) -> dict[s
 def error(request_id: str | None, type_: str, message: str) -> dict[str, Any]:
     """A top-level error frame; it always completes its request."""
     return {"id": request_id, "error": {"type": type_, "message": message}, "complete": True}
+
+
+def for_trustgraph(message: Mapping[str, Any]) -> bool:
+    """Whether a question stream's ``message`` goes on TrustGraph's socket: every message but the explain message of
+    a step of tgneo's own (a Verification).
+
+    TrustGraph's client takes each ``explain_id`` for an entity its ``triples`` service can serve — it parses the
+    inline triples and, failing that, looks the entity up and waits for it — and that service here is the
+    ``trustgraph`` profile, which holds exactly TrustGraph's triples and never tgneo's own entities. So tgneo's steps
+    stay off this socket (their summary rides on the final message), and every ``explain_id`` it sends can be
+    fetched with it.
+    """
+    if message.get("message_type") != "explain":
+        return True
+    subject, rdf_type = message.get("explain_id"), str(RDF.type)
+    for triple in message.get("explain_triples") or ():
+        s, p, o = (triple.get(k) or {} for k in ("s", "p", "o"))
+        if s.get("i") == subject and p.get("i") == rdf_type and o.get("i") in _TGNEO_STEPS:
+            return False
+    return True
 
 
 def batch_size(request: dict[str, Any]) -> int:

@@ -40,8 +40,10 @@ from tgneo.explain.events import (
     Event,
     Evidence,
     ExplainEvent,
+    Necessity,
     SessionEnd,
     Source,
+    VerificationSummary,
 )
 from tgneo.kinds import SessionKind
 from tgneo.patterns import DEFAULT_LIMIT, MAX_LIMIT, TriplePattern
@@ -237,7 +239,39 @@ def _end(event: SessionEnd, kind: SessionKind) -> Message:
             message[key] = value
     if event.citations:
         message["citations"] = [_citation(c) for c in event.citations]
+    if event.verification is not None:
+        message["verification"] = encode_verification(event.verification)
     return message
+
+
+def encode_verification(summary: VerificationSummary) -> dict[str, Any]:
+    """The counterfactual check's summary (tgneo's addition to the final message; scripts read these names)."""
+    out: dict[str, Any] = {
+        "verdict": summary.verdict,
+        "sufficient": summary.sufficient,
+        "sufficiency": summary.sufficiency,
+        "model": summary.model,
+        "items": [{"iri": i.iri, "necessity": i.necessity} for i in summary.items],
+        "stands_without": list(summary.stands_without),
+    }
+    if summary.uri is not None:
+        out["uri"] = summary.uri
+    return out
+
+
+def _read_verification(raw: object) -> VerificationSummary | None:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("verdict"), str):
+        return None
+    items = tuple(
+        Necessity(str(i.get("iri", "")), float(i.get("necessity") or 0.0))
+        for i in raw.get("items") or []
+        if isinstance(i, Mapping)
+    )
+    stands = tuple(int(i) for i in raw.get("stands_without") or [] if isinstance(i, int))
+    return VerificationSummary(
+        raw["verdict"], bool(raw.get("sufficient")), float(raw.get("sufficiency") or 0.0), raw.get("model"), items,
+        stands, raw.get("uri"),
+    )  # fmt: skip
 
 
 _EVIDENCE_FIELDS = ("chunk", "section", "document", "title")
@@ -335,7 +369,7 @@ def decode(message: Mapping[str, Any], kind: SessionKind) -> Event:
         citations = tuple(c for c in map(_read_citation, message.get("citations") or []) if c is not None)
         return SessionEnd(
             sources, message.get("in_token"), message.get("out_token"), message.get("model"), message.get("trace"),
-            citations,
+            citations, _read_verification(message.get("verification")),
         )  # fmt: skip
     last = bool(message.get(kind.last_flag))
     if message_type in ("thought", "observation", "action"):

@@ -79,7 +79,9 @@ def create_app(
         weakref.finalize(app, store.close)  # at the latest at exit (weakref.finalize runs its callbacks then)
     app.extensions["tgneo.settings"] = settings
     app.extensions["tgneo.store"] = store
-    app.extensions["tgneo"] = Services(settings, Runtime(store, settings), tokens)
+    runtime = Runtime(store, settings)
+    weakref.finalize(app, runtime.close)  # its spans still queued for OTLP export go out before the app does
+    app.extensions["tgneo"] = Services(settings, runtime, tokens)
     if settings.prune_every:
         schedule = Schedule(store, parse_age(settings.prune_every), settings.home).start()
         app.extensions["tgneo.retention"] = schedule

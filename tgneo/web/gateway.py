@@ -5,7 +5,8 @@ runs it on a flask-sock WebSocket. Services:
 
 * ``graph-rag``, ``document-rag``, ``agent`` — the same engines and the same pipeline as the native
   endpoints (:func:`tgneo.service.operations.start_question`), each message in a frame, the last one
-  ``complete``;
+  ``complete``; tgneo's own ``verify`` field is honoured, the check's summary on the final message and its
+  Verification step left off this socket (:func:`tgneo.stream.gateway.for_trustgraph` says why);
 * ``triples`` — a pattern query (:func:`tgneo.service.operations.triples`): one ``{"response": [...]}``
   frame, or one frame per ``batch-size`` triples with ``streaming``; errors at the top level;
 * ``librarian`` — ``get-document-content``, as over REST (:func:`tgneo.service.operations.document_content`).
@@ -121,7 +122,8 @@ class _Socket:
             kind, lines = start_question(self.svc.runtime, self.access, service, body)
             try:
                 for message in lines:
-                    self.send(protocol.response(envelope.id, message, wire.is_final(message, kind)))
+                    if protocol.for_trustgraph(message):
+                        self.send(protocol.response(envelope.id, message, wire.is_final(message, kind)))
             finally:
                 lines.close()  # the socket closed mid-answer: stop the engine at its next step
             return

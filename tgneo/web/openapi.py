@@ -85,6 +85,12 @@ def _question_schema(service: str) -> dict[str, Any]:
             "llm-graph-builder, langchain) or one the server was configured with (TGNEO_GRAPHS); default: the "
             "collection's own (TGNEO_GRAPHS), else tgneo's",
         },
+        "verify": {
+            "oneOf": [{"type": "boolean"}, {"type": "integer", "minimum": 2, "maximum": 64}],
+            "description": "once answered, check whether the answer depends on the evidence it cites (true, or the "
+            "most re-runs of the answering stage); a Verification explain message follows the answer and the final "
+            "message carries its `verification` summary (verdict, sufficient, model, items)",
+        },
     }
     for wire_name, option in fields.options.items():
         if option == "pattern":
@@ -226,6 +232,22 @@ def spec() -> dict[str, Any]:
                             "content": {"application/json": {"schema": {"type": "object"}},
                                         **{t: {"schema": {"type": "string"}} for t in rdf_types}}},
                     **_errors(*_COMMON, 404, 406),
+                },
+            }
+        },
+        "/api/v1/traces/{uri}/verify": {
+            "post": {
+                "summary": "Check a stored answer: does it depend on the evidence it cites? (recorded in its trace)",
+                "parameters": [_param("uri", "path", {"type": "string", "minLength": 1}), *_SCOPE],
+                "requestBody": {"required": False, "content": _json({
+                    "type": "object", "additionalProperties": False,
+                    "properties": {"budget": {"oneOf": [{"type": "boolean"},
+                                                        {"type": "integer", "minimum": 2, "maximum": 64}]},
+                                   "workspace": _NAME, "collection": _NAME}})},
+                "responses": {
+                    "200": {"description": "the check's summary and its Verification step's triples",
+                            "content": _json({"type": "object"})},
+                    **_errors(*_COMMON, 404, 502),
                 },
             }
         },

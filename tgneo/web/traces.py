@@ -1,5 +1,6 @@
 """Traces: ``GET /api/v1/traces`` (newest first, filters, cursor pages), ``GET /api/v1/traces/{uri}`` and
-``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers), and retention:
+``GET /api/v1/traces/diff?a=&b=`` (what changed between two answers), ``POST /api/v1/traces/{uri}/verify`` (the
+counterfactual check of a stored answer, recorded in its trace), and retention:
 ``POST /api/v1/traces/prune``, ``/hold``, ``/release`` and ``GET|PUT /api/v1/traces/policy`` (recorded in
 the audit log, ``store.audit``).
 
@@ -16,12 +17,14 @@ from dataclasses import asdict
 
 from flask import Blueprint, Response, jsonify, request
 
+from tgneo.engines.verify import budget_of
 from tgneo.errors import BadRequest
 from tgneo.kinds import SessionKind
 from tgneo.rdf.export_profiles import DEFAULT_EXPORT_PROFILE, EXPORT_PROFILES, ExportProfile
 from tgneo.rdf.formats import FORMATS, Format, get_format
 from tgneo.rdf.writer import QUOTED_MODES, default_quoted, write
 from tgneo.scope import name_or_default
+from tgneo.service.verification import verify_trace
 from tgneo.store.rdf_export import export_quads
 from tgneo.store.retention import (
     Policy,
@@ -36,6 +39,7 @@ from tgneo.store.retention import (
     stored_policies,
 )
 from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
+from tgneo.stream import wire
 from tgneo.timestamps import parse_iso
 from tgneo.tracediff import diff
 from tgneo.web.auth import current_access
@@ -193,6 +197,23 @@ def trace(uri: str) -> Response:
         return trace_rdf(workspace, collection, uri, fmt)
     max_steps = arg_int("max_steps", MAX_TRACE_STEPS, 1, MAX_TRACE_STEPS)
     return jsonify(get_trace(services().store, workspace, collection, uri, max_steps))
+
+
+@bp.post("/api/v1/traces/<path:uri>/verify")
+def trace_verify(uri: str) -> Response:
+    """Check a stored answer after the fact (``{"budget": N}`` optional): re-run its answering stage without its cited
+    evidence, with it alone and without each item; record the Verification; answer its summary (verdict, sufficient,
+    model, items) and the Verification's explain triples."""
+    body = json_body() if request.get_data() else {}
+    workspace, collection = _body_scope(body) if body else scope()
+    budget = budget_of(body.get("budget", True), "budget")
+    if budget is None:
+        raise BadRequest("budget: true or the most re-runs of the answering stage (at least 2)")
+    runtime = services().runtime
+    _, summary, event = verify_trace(runtime.store, runtime.llm(), workspace, collection, uri, budget)
+    triples = [wire.encode_quad(q) for q in event.triples]
+    return jsonify({"verification": wire.encode_verification(summary), "explain_id": event.explain_id,
+                    "explain_graph": event.explain_graph, "explain_triples": triples})  # fmt: skip
 
 
 def profile_arg() -> ExportProfile:

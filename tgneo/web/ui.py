@@ -20,13 +20,15 @@ from flask import Blueprint, render_template
 from tgneo.browser.style import NODE_STYLES
 from tgneo.mapping import MOST_SPECIFIC_FIRST
 from tgneo.stream.options import SERVICES
+from tgneo.tracetree import NECESSARY
 from tgneo.vocab import Label
 
 bp = Blueprint("ui", __name__, static_folder="static", static_url_path="/ui/static", template_folder="templates")
 
 
 def page_config() -> dict[str, Any]:
-    """What the pages' JavaScript needs to know about the model: label order, colours, the services."""
+    """What the pages' JavaScript needs to know about the model: label order, colours, the services, and from which
+    necessity on a selection the counterfactual check found is shown as necessary (as ``tgneo trace show`` does)."""
     colors = {style.labels[0].value: style.color for style in NODE_STYLES if len(style.labels) == 1}
     for kind in (Label.GRAPH_RAG_QUESTION, Label.DOC_RAG_QUESTION, Label.AGENT_QUESTION):
         colors[kind.value] = colors[Label.QUESTION.value]  # a question of any kind looks like one
@@ -34,6 +36,9 @@ def page_config() -> dict[str, Any]:
         "specificity": [label.value for label in MOST_SPECIFIC_FIRST],
         "colors": colors,
         "services": {name: fields.question for name, fields in SERVICES.items()},
+        "necessary": NECESSARY,
+        # the viewer's names for the knowledge graph's nodes, and the labels they carry (colours, source chains)
+        "labels": {"Document": Label.DOCUMENT.value, "Chunk": Label.CHUNK.value, "Statement": Label.STATEMENT.value},
     }
 
 

@@ -27,13 +27,11 @@ sentence carries what it is about (for extraction, retrieval, evidence and answe
   :func:`tgneo.nlp.segment.units` sees it as code; a block after text ending in a colon follows it
   on the next line (no blank line), so a chunk is never cut between the sentence that introduces
   code and the code, and the segmenter joins the two into one unit.
-* **tables** with a header (``<thead>`` rows, else a first row of ``<th>`` only) of two columns or
-  more: each body row is one paragraph, a statement ending with a full stop: ``Header1: cell1;
-  Header2: cell2.`` (a cell's own closing full stop dropped but at the end), or ``cell1 — Header2:
-  cell2.`` when the first column names the row (its cells are
-  ``<th>``, or its header is empty or a naming word such as *Name*, *Option*, *Parameter*). Lines
-  within a cell are joined by ``, ``. A table without a header, or whose cells hold code blocks or
-  tables, reads as before: one line a cell.
+* **tables** with a header (``<thead>`` rows, else a first row of ``<th>`` only) read as
+  :mod:`tgneo.ingest.readers.tables` says, the Markdown reader's too: each body row one statement
+  (``Header1: cell1; Header2: cell2.``, or ``cell1 — Header2: cell2.`` when the first column names
+  the row, or its cells are ``<th>``). A table without a header, or whose cells hold code blocks or
+  tables, reads one line a cell.
 * **notes and admonitions** (a ``<div>``/``<aside>``/``<section>`` of class ``note``, ``tip``,
   ``warning``, ``caution``, ``important``… — DocBook's and Sphinx's shapes) stay in the current
   section as one paragraph prefixed ``Note: `` (``Warning: ``…, or the admonition's own title when
@@ -57,6 +55,7 @@ from html.parser import HTMLParser
 
 from tgneo.errors import DocumentError
 from tgneo.ingest.readers.base import Decoded, Part, clean, decode_text
+from tgneo.ingest.readers.tables import Cell, Row, table_text
 
 MIME = "text/html"
 
@@ -77,11 +76,6 @@ _ADMONITIONS = {
 }  # fmt: skip
 """Classes that make a ``<div>``, ``<aside>`` or ``<section>`` an admonition, and the word it reads as."""
 _ADMONITION_TAGS = frozenset({"div", "aside", "section"})
-_NAMING = frozenset(
-    """name option parameter setting command function operator key variable field column term flag property
-    attribute element method value mode keyword macro pragma directive code""".split()
-)
-"""A first column whose header's last word is one of these names its rows."""
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", re.IGNORECASE)
 _OPEN, _CLOSE = "\ue000", "\ue001"
 """Where inline code starts and ends while a page is read (code spans once it is read)."""
@@ -95,8 +89,8 @@ class _Frame:
     kind: str = ""  # "skip", "heading", "pre", "code", "dl", "dt", "dd", "table", "tr", "cell", "note", "title"
     sink: list[str] | None = None  # the text captured inside it (a term, a cell, a heading, a code block)
     terms: list[str] = field(default_factory=list)  # dl: the terms of the next dd
-    rows: list[tuple[bool, list[tuple[str, bool, int]]]] = field(default_factory=list)  # table: (head?, cells)
-    cells: list[tuple[str, bool, int]] = field(default_factory=list)  # tr: (text, is <th>, colspan)
+    rows: list[Row] = field(default_factory=list)  # table: (head?, cells)
+    cells: list[Cell] = field(default_factory=list)  # tr: (text, is <th>, colspan)
     head: bool = False  # tr, cell: inside <thead>
     label: str = ""  # note: its word; cell: colspan as text
 
@@ -346,7 +340,8 @@ class _Text(HTMLParser):
             outer = self._nearest("table")
             if outer is not None:
                 outer.label = "layout"  # a table in a table: the outer one is for layout
-            self._out().append(_table(frame.rows, frame.label != "layout"))
+            paragraphs = table_text(frame.rows, frame.label != "layout")
+            self._out().append("\n\n" + "\n\n".join(paragraphs) + "\n\n" if paragraphs else "")
         elif kind == "dl":
             self._flush_prefix()
             self._out().append("\n\n")
@@ -362,54 +357,6 @@ class _Text(HTMLParser):
             self._out().append(data)
             return
         self._emit(re.sub(r"\s+", " ", data))
-
-
-def _cell(text: str, joiner: str = ", ") -> str:
-    """A cell's lines as one line: joined by ``joiner`` (by a space after closing punctuation)."""
-    out = ""
-    for line in (" ".join(line.split()) for line in text.split("\n")):
-        if line:
-            out = line if not out else out + (" " if out[-1] in ".,;:!?" else joiner) + line
-    return out
-
-
-def _table(rows: list[tuple[bool, list[tuple[str, bool, int]]]], structured: bool) -> str:
-    """A table's text (see the module docstring); ``structured``: no table in its cells."""
-    if not rows:
-        return ""
-    structured = structured and not any("```" in text for _, cells in rows for text, _, _ in cells)
-    head = [cells for is_head, cells in rows if is_head]
-    body = [cells for is_head, cells in rows if not is_head]
-    if not head and all(th for _, th, _ in rows[0][1]):
-        head, body = [rows[0][1]], [cells for _, cells in rows[1:]]
-    headers: list[str] = []
-    for text, _, span in head[-1] if head else []:
-        headers.extend([_cell(text, " ")] * span)
-    if not structured or len({h for h in headers if h}) < 2 or not body:
-        lines = [text.strip() for _, cells in rows for text, _, _ in cells]
-        return "\n\n" + "\n".join(line for line in lines if line) + "\n\n"
-    first = headers[0].split()[-1].lower().rstrip("s") if headers[0] else ""
-    out: list[str] = []
-    for cells in body:
-        named = cells[0][1] or not headers[0] or first in _NAMING
-        pairs: list[str] = []
-        column = 0
-        for n, (text, _, span) in enumerate(cells):
-            value = _cell(text)
-            header = headers[column] if column < len(headers) else ""
-            column += span
-            if not value:
-                continue
-            if n == 0 and named:
-                pairs.append(value)
-            else:
-                pairs.append(f"{header}: {value}" if header and header != value else value)
-        if not pairs:
-            continue
-        pairs[:-1] = [re.sub(r"(?<=[\w)`'\"])\.$", "", pair) for pair in pairs[:-1]]  # "…: Fewer checks; Since: …"
-        row = f"{pairs[0]} — {'; '.join(pairs[1:])}" if named and len(pairs) > 1 else "; ".join(pairs)
-        out.append(row if row[-1] in ".!?" else row + ".")
-    return "\n\n" + "\n\n".join(out) + "\n\n"
 
 
 def _bare(text: str) -> str:
@@ -457,15 +404,29 @@ def read(data: bytes) -> Decoded:
             text = data.decode(charset)
         except (LookupError, UnicodeDecodeError) as e:
             raise DocumentError(f"cannot be read as {charset} (its declared charset): {e}") from None
+    parser = _parse(text)
+    parts: list[Part] = []
+    for _, label, section in _sections(parser):
+        if section and section != label:
+            parts.append(Part(section, label or f"Section {len(parts) + 1}", len(parts) + 1))
+    h1 = next((_bare(label) for level, label, _ in parser.sections if level == 1 and label), None)
+    return Decoded("html", MIME, False, tuple(parts), title=parser.title or h1, creator=parser.creator)
+
+
+def _parse(text: str) -> _Text:
     parser = _Text()
     parser.feed(text)
     parser.close()
     parser._close(0)
-    parts: list[Part] = []
-    for _, label, body in parser.sections:
-        name = _bare(label) if label else None
-        section = _tidy("".join(body))
-        if section and section != name:
-            parts.append(Part(section, name or f"Section {len(parts) + 1}", len(parts) + 1))
-    h1 = next((_bare(label) for level, label, _ in parser.sections if level == 1 and label), None)
-    return Decoded("html", MIME, False, tuple(parts), title=parser.title or h1, creator=parser.creator)
+    return parser
+
+
+def _sections(parser: _Text) -> list[tuple[int, str | None, str]]:
+    """``(heading level, heading, text)`` of each section read: level 0 and no heading before the first one."""
+    return [(level, _bare(label) if label else None, _tidy("".join(body))) for level, label, body in parser.sections]
+
+
+def fragment(text: str) -> list[tuple[int, str | None, str]]:
+    """The sections of a piece of HTML (a block of it in a Markdown file), read as a page is: ``(heading
+    level, heading, text)``, the first for what comes before any heading (level 0, no heading)."""
+    return _sections(_parse(text))
