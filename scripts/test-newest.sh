@@ -1,34 +1,66 @@
 #!/usr/bin/env bash
 # tgneo as a user installs it: the built wheel, beside the NEWEST langchain-neo4j, neo4j-graphrag and neo4j driver the
-# registry serves, as `pip install langchain-neo4j neo4j-graphrag` and then the wheel give them. .venv-newest (created
-# when missing, upgraded on every run, no constraints.txt) gets their libraries first, then dist/tgneo-*.whl built
-# from this checkout (`pip wheel --no-deps .`), and runs, from that wheel, the tests that use those libraries, the
-# Python API's, tests/test_wheel.py (no java or mvn on PATH, a fresh TGNEO_HOME), every command's --help and the
-# dependency checks. scripts/test.sh runs it after the locked suite; extra arguments go to pytest.
+# registry serves, as `pip install langchain-neo4j neo4j-graphrag` and then the wheel give them. The environment (no
+# constraints.txt) gets their libraries first, then dist/tgneo-*.whl built from this checkout (`pip wheel --no-deps
+# .`), and runs, from that wheel, the tests that use those libraries, the Python API's, tests/test_wheel.py (no java
+# or mvn on PATH, a fresh TGNEO_HOME), every command's --help and the dependency checks. scripts/test.sh runs it
+# after the locked suite; extra arguments go to pytest.
+#
+# The environment lives outside the checkout, in ~/.cache/tgneo-newest/env (XDG_CACHE_HOME), so a fresh clone finds
+# it: every run first asks the registry what those installs would give now (`pip install --dry-run --report`: every
+# package's newest fitting version, no download of the packages), and the environment is made anew, as above, only
+# when that answer or the Python differ from the ones it was made for, or when what it holds is no longer what was
+# installed into it; otherwise only this run's wheel is installed into it again. Runs take turns (a lock).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PYTHON="${PYTHON:-python3}"
-venv=.venv-newest
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/tgneo-newest"
+venv="$cache/env"
 started=$SECONDS
 
-if [ ! -x "$venv/bin/python" ]; then
-  echo "creating $venv ..." >&2
-  "$PYTHON" -m venv "$venv"
-fi
-"$venv/bin/python" -m pip install -q --upgrade pip
+mkdir -p "$cache"
+exec 9>"$cache/lock"
+flock 9  # one run at a time installs into the environment and tests from it
 # the wheel, built from this checkout as a user builds it (an isolated build: setuptools from the registry)
+if [ ! -x "$cache/resolver/bin/python" ]; then
+  "$PYTHON" -m venv "$cache/resolver"
+fi
+"$cache/resolver/bin/python" -m pip install -q --upgrade pip
 rm -rf dist build tgneo.egg-info
-"$venv/bin/python" -m pip wheel -q --no-deps -w dist .
+"$cache/resolver/bin/python" -m pip wheel -q --no-deps -w dist .
 rm -rf build tgneo.egg-info  # the in-tree build's leftovers: a stale egg-info would shadow the installed metadata
 wheel="$(ls dist/tgneo-*.whl)"
-# their libraries first; eager: their own dependencies (langchain-core, pydantic, ...) move to their newest too
-"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager neo4j langchain-neo4j neo4j-graphrag
-"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager "$wheel[test]"
+# What a fresh install would resolve now: one resolution of their libraries and the wheel with its test extra, as
+# the key of the environment (the Python's version too).
+"$cache/resolver/bin/python" -m pip install -q --dry-run --ignore-installed --report "$cache/resolved.json" \
+  neo4j langchain-neo4j neo4j-graphrag "$wheel[test]"
+key="$("$PYTHON" - "$cache/resolved.json" <<'PY'
+import json, os, sys
+found = json.load(open(sys.argv[1], encoding="utf-8"))["install"]
+print(os.path.realpath(sys.executable), sys.version, *sorted(f"{p['metadata']['name'].lower()}=={p['metadata']['version']}" for p in found
+                                       if p["metadata"]["name"].lower() != "tgneo"))
+PY
+)"
+installed() { "$venv/bin/python" -m pip freeze --all --exclude tgneo; }
+if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.tgneo-key" 2>/dev/null)" = "$key" ] \
+   && [ "$(installed)" = "$(cat "$venv/.tgneo-freeze" 2>/dev/null)" ]; then
+  echo "reusing $venv: the registry's newest releases are the ones it holds" >&2
+else
+  echo "creating $venv (the registry's newest releases moved, or none was made yet) ..." >&2
+  rm -rf "$venv"
+  "$PYTHON" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  # their libraries first; eager: their own dependencies (langchain-core, pydantic, ...) move to their newest too
+  "$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager neo4j langchain-neo4j neo4j-graphrag
+  "$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager "$wheel[test]"
+  installed > "$venv/.tgneo-freeze"
+  printf '%s' "$key" > "$venv/.tgneo-key"
+fi
 # the same version number as an earlier run's wheel: install this build's files whatever pip thinks it has
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
 "$venv/bin/python" -m pip check >&2
-(cd / && "$ROOT/$venv/bin/python" -P -c 'import tgneo, sys; sys.exit("site-packages" not in tgneo.__file__)') \
+(cd / && "$venv/bin/python" -P -c 'import tgneo, sys; sys.exit("site-packages" not in tgneo.__file__)') \
   || { echo "tgneo in $venv is not the installed wheel" >&2; exit 1; }
 "$venv/bin/python" - >&2 <<'PY'
 from importlib.metadata import version

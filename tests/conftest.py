@@ -64,6 +64,23 @@ class Neo4jServer:
         }
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the long commands the selected tests check (``@pytest.mark.head_start``), so they run beside the
+    tests before theirs (:mod:`tests.head_start`)."""
+    if session.config.option.collectonly:
+        return
+    from tests import head_start
+
+    head_start.start(session.config, [m.args[0] for item in session.items for m in item.iter_markers("head_start")])
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the head-started commands whose tests were not reached (deselected by ``-x``, interrupted)."""
+    from tests import head_start
+
+    head_start.stop_all(session.config)
+
+
 def _docker_engine_answers() -> bool:
     """Whether a Docker engine answers a ping (docker-py leaks its socket on failure, hence the guard)."""
     if not os.environ.get("DOCKER_HOST") and not os.path.exists("/var/run/docker.sock"):
@@ -185,6 +202,26 @@ def neo4j_server() -> Iterator[Neo4jServer]:
     finally:
         if not already_running:
             local.stop()
+
+
+@pytest.fixture(scope="session")
+def apoc_neo4j() -> Iterator[Neo4jServer]:
+    """The session's private Neo4j with APOC (a new store), for the modules whose users' libraries need it and
+    which own a whole database: each takes it through ``tests.private_neo4j.emptied`` (see that module)."""
+    from tests.private_neo4j import SHARED_APOC, private_neo4j
+
+    with private_neo4j(SHARED_APOC, plugins=("apoc",), new_store=True) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def plain_neo4j() -> Iterator[Neo4jServer]:
+    """The session's private Neo4j with no plugin (a new store), for the tests that own a whole database without
+    APOC (vector indexes of other dimensions, a database without tgneo's schema): through ``emptied`` too."""
+    from tests.private_neo4j import SHARED_PLAIN, private_neo4j
+
+    with private_neo4j(SHARED_PLAIN, new_store=True) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

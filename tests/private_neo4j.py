@@ -12,6 +12,14 @@ Why plugins, and why through the product: the libraries tgneo shares a database 
 Every other test asks for none: tgneo itself never calls APOC. A Docker engine gets ``neo4j:5.26-community``
 with the same resolved jars mounted on ``/plugins`` and the same settings as ``NEO4J_*`` variables;
 otherwise the Maven-provisioned local server runs a private instance.
+
+Why shared within a session: a start costs 20 to 60 seconds on CI's two cores, and what the modules need is an
+*empty database* on a server of their own, not a server started for them. So the session has two: ``apoc_neo4j``
+(with APOC) and ``plain_neo4j`` (with no plugin), fixtures of ``tests/conftest.py``, each a new store at the
+session's start (:func:`private_neo4j` with ``new_store``); a module takes one through :func:`emptied` (no node, no
+constraint, no index but Neo4j's token lookups), and modules run one after another, so none sees another's graph.
+The tests whose subject is a start itself (``tgneo db start``, its plugins, Neo4j restarted under load) start
+their own servers.
 """
 
 from __future__ import annotations
@@ -22,11 +30,13 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from neo4j import GraphDatabase
+
 from tests.conftest import Neo4jServer, _docker_engine_answers
 from tgneo.config import default_home
 from tgneo.provision import NEO4J_VERSION, LocalNeo4j
 from tgneo.provision.maven import plugin_jars
-from tgneo.provision.plugins import conf_settings, parse_plugins
+from tgneo.provision.plugins import PLUGINS, conf_settings, parse_plugins
 from tgneo.provision.server import free_port
 
 
@@ -53,8 +63,10 @@ def _container(plugins: tuple[str, ...], home: Path) -> Iterator[Neo4jServer]:
 
 
 @contextlib.contextmanager
-def private_neo4j(name: str, *, plugins: Iterable[str] = ()) -> Iterator[Neo4jServer]:
-    """An empty-on-demand Neo4j 5.26 with ``plugins`` (none unless asked) no other test touches; stopped afterwards."""
+def private_neo4j(name: str, *, plugins: Iterable[str] = (), new_store: bool = False) -> Iterator[Neo4jServer]:
+    """An empty-on-demand Neo4j 5.26 with ``plugins`` (none unless asked) no other test touches; stopped afterwards.
+    With ``new_store``, the instance's directory is removed first: every node id its store ever gave is this run's
+    (a container's store is new anyway)."""
     home = default_home()
     asked = parse_plugins(plugins)
     if _docker_engine_answers():
@@ -62,9 +74,11 @@ def private_neo4j(name: str, *, plugins: Iterable[str] = ()) -> Iterator[Neo4jSe
             yield server
         return
     LocalNeo4j(home, name).stop()  # an instance a killed run left behind may run other plugins: start it afresh
+    if new_store:
+        shutil.rmtree(home / "instances" / name, ignore_errors=True)
     local = LocalNeo4j(
         home, name, bolt_port=free_port(), http_port=free_port(), auth=True, heap="1g", pagecache="512m",
-        plugins=asked,
+        plugins=asked, without_plugins=[p for p in PLUGINS if p not in asked],  # exactly these: it keeps no other
     )  # fmt: skip
     status = local.start(timeout=240)
     try:
@@ -72,3 +86,23 @@ def private_neo4j(name: str, *, plugins: Iterable[str] = ()) -> Iterator[Neo4jSe
         yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
     finally:
         local.stop()
+
+
+SHARED_APOC, SHARED_PLAIN = "shared-apoc", "shared-plain"
+"""The instances of the session's two shared private servers (``apoc_neo4j``, ``plain_neo4j`` in ``conftest.py``)."""
+
+
+def emptied(server: Neo4jServer) -> Neo4jServer:
+    """``server`` (a private one: never the session's ``NEO4J_URI``) with an empty database: no node, no constraint,
+    no index but Neo4j's own token lookups, as a module that owns a whole database finds a new one."""
+    with GraphDatabase.driver(server.uri, auth=(server.username, server.password or "")) as driver:
+        with driver.session() as session:  # CALL … IN TRANSACTIONS needs an auto-commit transaction
+            session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        for record in driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN name").records:
+            driver.execute_query(f"DROP CONSTRAINT `{record['name']}`")
+        for record in driver.execute_query("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name").records:
+            driver.execute_query(f"DROP INDEX `{record['name']}`")
+        indexes = driver.execute_query("SHOW INDEXES YIELD type WHERE type <> 'LOOKUP' RETURN count(*) AS n").records
+        nodes = driver.execute_query("MATCH (n) RETURN count(n) AS n").records
+        assert (indexes[0]["n"], nodes[0]["n"]) == (0, 0), f"{server.uri} is not empty"
+    return server

@@ -21,6 +21,7 @@ import pytest
 import requests
 
 from tests.clirun import tgneo
+from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tests.serving import Served
 from tgneo.engines import Request, build_engine
@@ -247,19 +248,21 @@ def test_the_agent_answers_from_an_observation_whose_quoted_sentence_says_nothin
     assert step["final_answer"] == said
 
 
-def test_a_database_embedded_by_the_hashed_model_moves_to_minilm_with_one_command(tmp_path: Path) -> None:
+def test_a_database_embedded_by_the_hashed_model_moves_to_minilm_with_one_command(
+    tmp_path: Path, plain_neo4j: Neo4jServer
+) -> None:
     # the upgrade to the sentence-embedding model: collections embedded by the hashed model (256 dimensions) are
     # refused to all-MiniLM-L6-v2 (384) until `tgneo load index --reembed --all-collections`; a vector index is
-    # database-wide, so this runs on a database of its own
-    from tests.private_neo4j import private_neo4j
+    # database-wide, so this runs on a database of its own (the session's private one, emptied)
+    from tests.private_neo4j import emptied
 
     shutil.copy(CORPUS / "caching.md", tmp_path / "caching.md")
     hashed, minilm = (
         OfflineLLM(embedding_model="tgneo-offline-hash-256"),
         OfflineLLM(embedding_model="all-minilm-l6-v2-q"),
     )
-    with private_neo4j("quality-upgrade") as server, Store.from_settings(server.settings()) as store:
-        query(store, "MATCH (n) DETACH DELETE n")
+    server = emptied(plain_neo4j)
+    with Store.from_settings(server.settings()) as store:
         for collection in ("pip", "other"):
             load_documents(store, hashed, W, collection, discover([tmp_path]).sources)
         with pytest.raises(EmbeddingMismatch, match=r"tgneo load index --reembed --all-collections"):

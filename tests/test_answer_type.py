@@ -99,3 +99,68 @@ def test_a_passage_naming_the_kind_of_thing_asked_for_outranks_one_holding_more_
     question = "Which river flows through the city where Marie Curie was born?"
     text = OfflineLLM().complete(Task("docrag-synthesis", {"question": question, "passages": passages})).text
     assert "Vistula" in text
+
+
+# -- the kind of thing asked for (issue 48, item 1): Apache httpd's manual, adapted ----------------------------------
+
+GRACEFUL_STOP = (
+    "Graceful Stop\n\n"
+    "The WINCH or `graceful-stop` signal causes the parent process to advise the children to exit after their "
+    "current request (or to exit immediately if they're not serving anything). The parent will then remove its "
+    "`PidFile` and cease listening on all ports. The parent will continue to run, and monitor children which are "
+    "handling requests. Once all children have finalised and exited or the timeout specified by the "
+    "`GracefulShutdownTimeout` has been reached, the parent will also exit. If the timeout is reached, any "
+    "remaining children will be sent the TERM signal to force them to exit."
+)
+NAMES_IT = "Once all children have finalised and exited or the timeout specified by the `GracefulShutdownTimeout`"
+LEANS = "If the timeout is reached, any remaining children will be sent the TERM signal to force them to exit."
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("Which directive bounds how long a graceful stop waits for its children?", "term"),
+        ("What signal makes the parent process re-read its configuration files?", "term"),
+        ("Which HTTP status code does the server send when the request body is too large?", "term"),
+        ("What is the default checkpoint style?", "value"),
+        ("Which transaction behaviour is the default when BEGIN has no qualifier?", "value"),
+        ("Where is pip's cache stored by default on Linux?", "place"),
+    ],
+)
+def test_a_question_asking_for_a_directive_signal_or_default_says_so(question: str, wanted: str) -> None:
+    assert wants(question) == wanted
+
+
+def test_the_sentence_naming_the_directive_is_quoted_beside_the_one_that_leans_on_it() -> None:
+    question = "Which directive sets the timeout after which the remaining children are sent the TERM signal?"
+    task = Task("docrag-synthesis", {"question": question, "passages": [{"text": GRACEFUL_STOP}]})
+    text = OfflineLLM().complete(task).text
+    assert text.startswith(NAMES_IT) and LEANS in text  # the name first, then the sentence it answers with
+
+
+def test_the_agent_quotes_the_directive_s_sentence_beside_the_one_that_leans_on_it() -> None:
+    question = "Which directive sets the timeout after which the remaining children are sent the TERM signal?"
+    found = f"{NAMES_IT} has been reached, the parent will also exit. {LEANS}"
+    task = Task("agent-synthesis", {"question": question, "results": [{"goal": question, "text": found}]})
+    assert OfflineLLM().complete(task).text == found
+
+
+def test_a_sentence_that_names_what_was_asked_needs_no_neighbour() -> None:
+    question = "Which signal is sent to the remaining children when the graceful stop timeout is reached?"
+    task = Task("docrag-synthesis", {"question": question, "passages": [{"text": GRACEFUL_STOP}]})
+    assert OfflineLLM().complete(task).text == LEANS
+
+
+def test_a_default_is_answered_by_the_reference_card_s_row() -> None:
+    card = (
+        "DeflateBufferSize Directive\n\nDescription: Fragment size to be compressed at one time by zlib.\n\n"
+        "Syntax: `DeflateBufferSize value`.\n\nDefault: `DeflateBufferSize 8096`.\n\n"
+        "Context: server config, virtual host.\n\nStatus: Extension.\n\nModule: mod_deflate.\n\n"
+        "The `DeflateBufferSize` directive specifies the size in bytes of the fragments that zlib should compress "
+        "at one time."
+    )
+    question = "What is the default of DeflateBufferSize?"
+    assert fits(wants(question), question, "Default: `DeflateBufferSize 8096`.") == 1.0
+    assert fits(wants(question), question, "Syntax: `DeflateBufferSize value`.") == 0.0
+    task = Task("docrag-synthesis", {"question": question, "passages": [{"text": card}]})
+    assert OfflineLLM().complete(task).text.startswith("Default: `DeflateBufferSize 8096`.")

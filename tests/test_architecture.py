@@ -1,9 +1,16 @@
-"""The architecture as DESIGN §2 draws it: a pure core, one vocabulary, one mapping table."""
+"""The architecture the package layout promises (docs/development.md): a pure core, one vocabulary, one mapping table.
+
+And the house's references kept true: no comment cites a design document the repository does not hold, and
+every module or test file a docstring or a page names exists.
+"""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -29,7 +36,7 @@ PURE = [
     "explain/agent.py",
     "explain/entities.py",
     "explain/events.py",
-    "explain/source.py",
+    "explain/extraction_time.py",
     "explain/verification.py",
     "ingest/chunking.py",
     "ingest/facts.py",
@@ -187,8 +194,9 @@ def test_each_kind_of_step_and_the_source_provenance_live_in_a_module_of_their_o
         },
         "tgneo.explain.citations": {"answer_sentence"},
         "tgneo.explain.retrieval": {"retrieval_hit"},
+        "tgneo.explain.question_parts": {"question_part", "part_items"},
         "tgneo.explain.verification": {"verification", "counterfactual"},
-        "tgneo.explain.source": {"document", "derived_entity", "subgraph"},
+        "tgneo.explain.extraction_time": {"document", "derived_entity", "subgraph"},
     }  # fmt: skip
 
 
@@ -291,7 +299,7 @@ def test_the_cycle_check_sees_a_circle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}}) == []
 
 
-RECORDING = [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "write_ahead.py"]
+RECORDING = [PACKAGE / "explain" / "recorder.py", PACKAGE / "explain" / "commit_pipeline.py"]
 
 
 @pytest.mark.parametrize("path", RECORDING, ids=_rel)
@@ -333,3 +341,145 @@ def test_only_the_streaming_reader_uses_pyoxigraph() -> None:
         if re.search(r"^\s*(import pyoxigraph|from pyoxigraph)", path.read_text(), re.M)
     )
     assert users == ["rdf/reader.py"]
+
+
+# ------------------------------------------------------------------------------- references kept true
+ROOT = PACKAGE.parent
+HOUSE = sorted(
+    [p for d in ("tgneo", "tests", "scripts") for p in (ROOT / d).rglob("*.py")]
+    + list((ROOT / "scripts").glob("*.sh"))
+    + list((PACKAGE / "cypher").glob("*.cypher"))
+    + list((ROOT / "docs").rglob("*.md"))
+    + list(ROOT.glob("*.md"))
+)
+"""The house's own text: code, scripts, queries and pages (the benchmark's third-party corpora are not ours)."""
+
+_CITATION = re.compile(r"\b(?:DESIGN|STYLE)(?:\.md\b(?:\s*§\s*\d*)?|\s*§\s*\d*|\s+\d+)")
+"""A design or style document cited by name (and section): no such document is in the repository."""
+_MODULE_REF = re.compile(r"(?<![\w./-])tgneo(?:\.[A-Za-z_]\w*){2,}")
+_TEST_FILE_REF = re.compile(r"(?<![\w./-])tests/test_\w+\.py\b")
+
+
+def _prose(path: Path) -> list[tuple[int, str]]:
+    """``(line, text)`` of what a reader reads in ``path``: a Python file's docstrings and comments, else all of it."""
+    text = path.read_text()
+    if path.suffix != ".py":
+        return [(1, text)]
+    found = [
+        (node.lineno, node.value.value)
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return found + [(t.start[0], t.string) for t in tokens if t.type == tokenize.COMMENT]
+
+
+SPELLED = {
+    node.value
+    for path in ALL
+    for node in ast.walk(ast.parse(path.read_text()))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_REF.fullmatch(node.value)
+}
+"""Dotted names the package spells as values (OpenTelemetry attributes such as ``tgneo.prov.entity``), not modules."""
+
+
+def _definition(body: list[ast.stmt], name: str) -> ast.stmt | None:
+    """The statement of ``body`` (conditional and ``try`` blocks included) that binds ``name``."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
+            return node
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return node
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            return node
+        if isinstance(node, ast.Import | ast.ImportFrom) and any(
+            (a.asname or a.name.split(".")[0]) == name for a in node.names
+        ):
+            return node
+        if isinstance(node, ast.If | ast.Try):
+            blocks = [node.body, node.orelse]
+            if isinstance(node, ast.Try):
+                blocks += [*(h.body for h in node.handlers), node.finalbody]
+            for block in blocks:
+                if (found := _definition(block, name)) is not None:
+                    return found
+    return None
+
+
+def _names_something(ref: str) -> bool:
+    """Whether a dotted name under ``tgneo`` is a module of the package, or a name one defines (read, not run).
+
+    The longest module prefix must bind the next name; what lies beyond it is not followed (a class's inherited
+    members and instance attributes cannot be read off the source). A module that computes its names
+    (``__getattr__``: the lazy ``tgneo.connect``) is asked at run time.
+    """
+    module = _owner(ref)
+    if module is None:
+        return False
+    rest = ref[len(module) + 1 :].split(".") if ref != module else []
+    if not rest:
+        return True
+    body = ast.parse(MODULES[module].read_text()).body
+    if _definition(body, rest[0]) is not None:
+        return True
+    return _definition(body, "__getattr__") is not None and hasattr(importlib.import_module(module), rest[0])
+
+
+def _citations(text: str) -> list[str]:
+    """The design or style documents ``text`` cites (it must say the point in its own words instead)."""
+    return [m.group(0) for m in _CITATION.finditer(text)]
+
+
+def _dangling(text: str) -> list[str]:
+    """The modules, names and test files ``text`` refers to that the repository does not hold."""
+    refs = [m.group(0) for m in _MODULE_REF.finditer(text)]
+    found = [ref for ref in refs if ref not in SPELLED and not _names_something(ref)]
+    return found + [m.group(0) for m in _TEST_FILE_REF.finditer(text) if not (ROOT / m.group(0)).is_file()]
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_text_of_the_house_cites_a_design_document_the_repository_does_not_hold(path: Path) -> None:
+    """Code, queries and pages say their point in their own words (a string a program prints counts too)."""
+    assert _citations(path.read_text()) == []
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_module_and_test_file_a_docstring_or_a_page_names_exists(path: Path) -> None:
+    """A reader follows what a docstring, comment, query header or page names: it must be there."""
+    dangling = [f"line {line}: {ref}" for line, text in _prose(path) for ref in _dangling(text)]
+    assert dangling == []
+
+
+def test_the_reference_checks_see_what_this_house_once_carried() -> None:
+    """The checks themselves: each stale reference once in the tree is found, and true ones are not."""
+    design, style = "DESIGN", "STYLE"  # spelled apart, so that this file does not cite them itself
+    cited = f"the rule of {design} §1 ({style} 17; {style}.md §11), as {design}.md says"
+    assert _citations(cited) == [f"{design} §1", f"{style} 17", f"{style}.md §11", f"{design}.md"]
+    assert _citations(f"const {style} = [ … ], the {style} list") == []
+    stale = "``tgneo.store.writer.write_batch``, ``tgneo.graphmodel.native_value``, :mod:`~tgneo.service.requests`"
+    assert _dangling(stale) == [
+        "tgneo.store.writer.write_batch",
+        "tgneo.graphmodel.native_value",
+        "tgneo.service.requests",
+    ]
+    assert _dangling("``tests/test_openapi.py`` and ``tests/test_ontology.py`` check it") == [
+        "tests/test_openapi.py", "tests/test_ontology.py",
+    ]  # fmt: skip
+    assert _dangling("``tgneo.writer.write_batch``, ``tgneo.nosuch.module``") == [
+        "tgneo.writer.write_batch", "tgneo.nosuch.module",
+    ]  # fmt: skip
+    true = "``tgneo.store.write_path.write_batch``, :func:`~tgneo.connect.x`, ``tgneo.explain.events.ExplainEvent.of``"
+    assert _dangling(f"{true}, ``tgneo.prov.entity``, ``tests/test_trace_api.py``, ``tgneo.kinds.SessionKind``") == []
+
+
+_BARE_CLI = re.compile(r'"-m",\s*"tgneo\.cli"')
+
+
+def test_tests_spawn_the_cli_as_tests_clirun_does_so_the_checkout_never_shadows_the_installed_package() -> None:
+    """``python -m tgneo.cli`` without ``-P`` puts the working directory (the checkout) first on ``sys.path``."""
+    bare = [
+        p.name
+        for p in sorted((ROOT / "tests").glob("*.py"))
+        if p.name != "clirun.py" and _BARE_CLI.search(p.read_text())
+    ]
+    assert bare == []

@@ -39,7 +39,7 @@ ISSUE_LABELS = (
     "Verification Counterfactual"
 ).split()
 STRUCTURAL_PROPS = {"uri", "name", "text", "s", "p", "o"}
-"""Properties the graph model itself stores beside the mapped ones (DESIGN §3)."""
+"""Properties the graph model itself stores beside the mapped ones (docs/graph-model.md)."""
 ORIGIN = "http://127.0.0.1:7474"
 OPTIONAL_CAPTION_PROPS = {("node.Counterfactual", "necessity")}
 """Caption properties only some nodes of a label have (a re-run's necessity: a leave-one-out's only); Browser shows

@@ -28,7 +28,7 @@ from tests.coexisting import (
     wipe,
 )
 from tests.conftest import Neo4jServer
-from tests.private_neo4j import private_neo4j
+from tests.private_neo4j import emptied
 
 THEIR_LABELS = ("Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message")
 """Labels the neighbours (and LangChain's chat history: ``Session``, ``Message``) query."""
@@ -42,9 +42,8 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Neo4jServer]:
-    with private_neo4j("coexist", plugins=("apoc",)) as s:
-        yield s
+def server(apoc_neo4j: Neo4jServer) -> Neo4jServer:
+    return emptied(apoc_neo4j)
 
 
 @pytest.fixture(scope="module")

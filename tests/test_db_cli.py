@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 import requests
 from neo4j import GraphDatabase
 
+from tests.clirun import TGNEO
 from tgneo.config import default_home
 from tgneo.provision.server import free_port
 
@@ -25,7 +25,7 @@ INSTANCE = "lifecycle"
 
 def tgneo(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", *args],
+        [*TGNEO, *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -1,16 +1,21 @@
-"""`tgneo db start --plugin apoc`: the user's tools get APOC on tgneo's local server; without the flag, no APOC at all.
+"""`tgneo db start --plugin apoc`: the user's tools get APOC on tgneo's local server, and the instance keeps it until
+`--no-plugin apoc` removes it; without it, no APOC at all.
 
-Why these tests start servers of their own: what is under test is how an instance is started (its ``plugins/``,
-its ``neo4j.conf``, what ``tgneo db status`` says), so two private instances run through the real CLI, as a user
-starts them, each on its own free ports with 1g heap and 512m page cache, stopped when the module ends:
+Why these tests start a server of their own: what is under test is how an instance is started (its ``plugins/``, its
+``neo4j.conf``, what ``tgneo db start`` and ``tgneo db status`` say), so one private instance, ``plugins``, runs
+through the real CLI as a user starts it, on free ports with 1g heap and 512m page cache, and goes once through the
+plugin rule of a start (``LocalNeo4j.start``), recording what it shows at each step (:func:`lifecycle`):
 
-* ``plugins-apoc``, started once with ``--plugin apoc``;
-* ``plugins-none``, which goes once through the plugin rule of a start (``LocalNeo4j.start``), recording what it
-  shows at each step: a plain start over APOC jars copied into its ``plugins/`` by hand (the state issue 37 found),
-  ``--plugin apoc`` while it runs (restarted with APOC, its data kept), a plain start while it runs with APOC
-  (reused as it runs), then ``tgneo db stop`` and a plain start, which leaves it without APOC for the other tests.
-  Three starts of its server (four in the module), for the newcomer's path both ways: ``scripts/demo.sh``'s plain
-  ``tgneo db start``, then the manual's ``tgneo db start --plugin apoc``, and the other way round.
+1. ``tgneo db start --plugin apoc`` on a new instance;
+2. ``tgneo db stop``, then a plain ``tgneo db start``: APOC is kept (issue 50: it used to be removed, nine
+   "removing apoc-…jar" lines, and LangChain's ``Neo4jGraph()`` failed after the restart); a plain start while it
+   runs then reuses it as it runs;
+3. ``tgneo db start --no-plugin apoc`` while it runs, over an APOC jar copied into its ``plugins/`` by hand
+   (the state issue 37 found): restarted without APOC, data kept, nothing of APOC left, and remembered;
+4. ``tgneo db start --plugin apoc`` while it runs without: restarted with APOC, data kept. The other tests use
+   this last server with APOC; those about an instance without plugins read what step 3 recorded.
+
+Four starts of its server in all, the module's whole cost in Neo4j starts.
 """
 
 from __future__ import annotations
@@ -30,15 +35,16 @@ import pytest
 from neo4j import Driver, GraphDatabase
 from neo4j.exceptions import ClientError
 
+from tests.clirun import TGNEO
 from tgneo.config import default_home
 from tgneo.errors import ProvisioningError
-from tgneo.provision import NEO4J_VERSION
+from tgneo.provision import NEO4J_VERSION, LocalNeo4j
 from tgneo.provision.maven import plugin_jars
-from tgneo.provision.plugins import APOC, ENV_VAR
+from tgneo.provision.plugins import APOC, ENV_VAR, requested_plugins
 from tgneo.provision.server import free_port
 
 pytestmark = pytest.mark.slow
-WITH_APOC, WITHOUT = "plugins-apoc", "plugins-none"
+INSTANCE = "plugins"
 BUILTINS_TGNEO_CALLS = (
     "CALL db.index.vector.queryNodes('plugin_check_vector', 1, [1.0, 0.0, 0.0]) YIELD node RETURN node.text",
     "CALL db.index.fulltext.queryNodes('plugin_check_text', 'landing') YIELD node RETURN node.text",
@@ -56,7 +62,7 @@ BUILTINS_TGNEO_CALLS = (
 
 def tgneo(*args: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", *args],
+        [*TGNEO, *args],
         capture_output=True, text=True, timeout=timeout, env=env or _shell(), check=False,
     )  # fmt: skip
 
@@ -83,97 +89,16 @@ class Started:
         return GraphDatabase.driver(self.env["NEO4J_URI"], auth=auth)
 
 
-def _start(name: str, *args: str) -> Started:
-    tgneo("db", "stop", "--instance", name)  # a killed run's leftover: start afresh on free ports
-    ports = ("--bolt-port", str(free_port()), "--http-port", str(free_port()))
-    started = tgneo("db", "start", "--instance", name, *ports, "--heap", "1g", "--pagecache", "512m", *args)
-    assert started.returncode == 0, started.stderr
+def _env(name: str) -> dict[str, str]:
     printed = tgneo("db", "env", "--instance", name).stdout.strip()  # what `eval "$(tgneo db env)"` would set
     words = shlex.split(printed)
     assert words[0] == "export", printed
-    return Started(name, dict(word.split("=", 1) for word in words[1:]))
-
-
-@pytest.fixture(scope="module")
-def with_apoc() -> Iterator[Started]:
-    started = _start(WITH_APOC, "--plugin", "apoc")
-    try:
-        yield started
-    finally:
-        tgneo("db", "stop", "--instance", WITH_APOC)
-
-
-@dataclass(frozen=True)
-class Lifecycle:
-    """What ``plugins-none`` showed at each step of :func:`lifecycle` (pids from ``tgneo db status --json``)."""
-
-    left_by_hand: list[str]
-    """Its ``plugins/`` after the first plain start, APOC's jars having been copied there by hand."""
-    first_pid: object
-    added: subprocess.CompletedProcess[str]
-    """``tgneo db start --plugin apoc`` while it ran without plugins."""
-    added_pid: object
-    env_before: dict[str, str]
-    env_after: dict[str, str]
-    kept_after_restart: int
-    """How many of the nodes written before that restart were still there after it."""
-    apoc_after_restart: str
-    reused: subprocess.CompletedProcess[str]
-    """A plain ``tgneo db start`` while it ran with APOC."""
-    reused_pid: object
-    apoc_after_reuse: str
-    final: Started
-    """After ``tgneo db stop`` and a plain ``tgneo db start``: the instance without plugins the other tests use."""
-
-
-def _apoc_version(started: Started) -> str:
-    with started.driver() as driver:
-        return str(driver.execute_query("RETURN apoc.version() AS version").records[0]["version"])
-
-
-def _env(name: str) -> dict[str, str]:
-    words = shlex.split(tgneo("db", "env", "--instance", name).stdout.strip())
     return dict(word.split("=", 1) for word in words[1:])
 
 
-@pytest.fixture(scope="module")
-def lifecycle() -> Iterator[Lifecycle]:
-    plugins = default_home() / "instances" / WITHOUT / "plugins"
-    tgneo("db", "stop", "--instance", WITHOUT)  # a killed run's leftover
-    plugins.mkdir(parents=True, exist_ok=True)
-    for jar in plugin_jars(default_home(), "apoc", server_version=NEO4J_VERSION).glob("*.jar"):
-        shutil.copy2(jar, plugins / jar.name)  # APOC copied in by hand
-    try:
-        plain = _start(WITHOUT)
-        left_by_hand = sorted(p.name for p in plugins.iterdir())
-        first_pid = _status_json(WITHOUT)["pid"]
-        with plain.driver() as driver:
-            driver.execute_query("MATCH (n) DETACH DELETE n")
-            driver.execute_query("CREATE (:WrittenBeforeTheRestart {text: 'still here'})")
-        added = tgneo("db", "start", "--instance", WITHOUT, "--plugin", "apoc")
-        assert added.returncode == 0, added.stderr
-        added_pid, env_after = _status_json(WITHOUT)["pid"], _env(WITHOUT)
-        with plain.driver() as driver:
-            kept = driver.execute_query("MATCH (n:WrittenBeforeTheRestart {text: 'still here'}) RETURN count(n) AS n")
-        apoc_after_restart = _apoc_version(plain)
-        reused = tgneo("db", "start", "--instance", WITHOUT)
-        assert reused.returncode == 0, reused.stderr
-        reused_pid, apoc_after_reuse = _status_json(WITHOUT)["pid"], _apoc_version(plain)
-        tgneo("db", "stop", "--instance", WITHOUT)
-        final = tgneo("db", "start", "--instance", WITHOUT)
-        assert final.returncode == 0, final.stderr
-        yield Lifecycle(
-            left_by_hand, first_pid, added, added_pid, plain.env, env_after, kept.records[0]["n"],
-            apoc_after_restart, reused, reused_pid, apoc_after_reuse, Started(WITHOUT, _env(WITHOUT)),
-        )  # fmt: skip
-    finally:
-        tgneo("db", "stop", "--instance", WITHOUT)
-
-
-@pytest.fixture(scope="module")
-def without_plugins(lifecycle: Lifecycle) -> Started:
-    """``plugins-none`` after a plain start of it stopped with APOC (put there by an earlier ``--plugin apoc``)."""
-    return lifecycle.final
+def _started(result: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    assert result.returncode == 0, result.stderr
+    return result
 
 
 def _status_json(name: str) -> dict[str, object]:
@@ -182,6 +107,136 @@ def _status_json(name: str) -> dict[str, object]:
     data = json.loads(result.stdout)
     assert isinstance(data, dict)
     return data
+
+
+def _status_plugins_line(name: str) -> list[str]:
+    return re.findall(r"^plugins\s+(.*)$", tgneo("db", "status", "--instance", name).stdout, re.M)
+
+
+def _apoc(started: Started) -> str:
+    """What APOC says on this server: its version and that ``apoc.meta.data`` (``Neo4jGraph()``'s first call, refused
+    when sandboxed) runs; or the server's error."""
+    try:
+        with started.driver() as driver:
+            version = driver.execute_query("RETURN apoc.version() AS version").records[0]["version"]
+            driver.execute_query("CALL apoc.meta.data() YIELD label RETURN count(*) AS n")
+    except ClientError as e:
+        return f"{e.code}: {e.message}"
+    return f"APOC {version}, apoc.meta.data runs"
+
+
+APOC_ANSWERS = f"APOC {APOC.version}, apoc.meta.data runs"
+
+
+def _builtins(started: Started) -> list[list[str]]:
+    """The names of the server's procedures and functions that are not APOC's."""
+    with started.driver() as driver:
+        return [
+            driver.execute_query(
+                f"SHOW {kind} YIELD name WHERE NOT name STARTS WITH 'apoc.' RETURN collect(name) AS names"
+            ).records[0]["names"]
+            for kind in ("PROCEDURES", "FUNCTIONS")
+        ]
+
+
+def _still_there(started: Started) -> int:
+    with started.driver() as driver:
+        records = driver.execute_query("MATCH (n:WrittenBeforeTheRestarts {text: 'still here'}) RETURN count(n) AS n")
+    return int(records.records[0]["n"])
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """What ``plugins`` showed at each step of :func:`lifecycle` (pids from ``tgneo db status --json``)."""
+
+    first: Started
+    """After step 1, ``tgneo db start --plugin apoc`` on a new instance."""
+    first_pid: object
+    kept: subprocess.CompletedProcess[str]
+    """Step 2: a plain ``tgneo db start`` after ``tgneo db stop``."""
+    kept_pid: object
+    kept_plugins_dir: list[str]
+    kept_apoc: str
+    reused: subprocess.CompletedProcess[str]
+    """A plain ``tgneo db start`` while it ran with APOC."""
+    reused_pid: object
+    reused_apoc: str
+    removed: subprocess.CompletedProcess[str]
+    """Step 3: ``tgneo db start --no-plugin apoc`` while it ran with APOC (and a jar of APOC's copied in by hand)."""
+    removed_pid: object
+    removed_env: dict[str, str]
+    removed_plugins_dir: list[str]
+    removed_apoc: str
+    removed_conf: str
+    removed_status: list[str]
+    removed_status_json: object
+    removed_builtins: list[list[str]]
+    removed_kept_data: int
+    next_plain_start_plugins: tuple[str, ...]
+    """What a plain start would run with after ``--no-plugin apoc`` (read as ``tgneo db start`` reads it)."""
+    added: subprocess.CompletedProcess[str]
+    """Step 4: ``tgneo db start --plugin apoc`` while it ran without."""
+    added_pid: object
+    added_env: dict[str, str]
+    added_kept_data: int
+    added_apoc: str
+    final: Started
+    """After step 4: the instance with APOC the other tests use."""
+
+
+@pytest.fixture(scope="module")
+def lifecycle() -> Iterator[Lifecycle]:
+    directory = default_home() / "instances" / INSTANCE
+    tgneo("db", "stop", "--instance", INSTANCE)  # a killed run's leftover: a new instance, on free ports
+    shutil.rmtree(directory, ignore_errors=True)
+    ports = ("--bolt-port", str(free_port()), "--http-port", str(free_port()))
+    try:
+        _started(tgneo("db", "start", "--instance", INSTANCE, *ports, "--heap", "1g", "--pagecache", "512m",
+                       "--plugin", "apoc"))  # fmt: skip
+        first = Started(INSTANCE, _env(INSTANCE))
+        first_pid = _status_json(INSTANCE)["pid"]
+
+        tgneo("db", "stop", "--instance", INSTANCE)
+        kept = tgneo("db", "start", "--instance", INSTANCE)
+        kept_pid = _status_json(INSTANCE)["pid"]
+        kept_plugins_dir = sorted(p.name for p in (directory / "plugins").iterdir())
+        kept_apoc = _apoc(first)
+        reused = _started(tgneo("db", "start", "--instance", INSTANCE))
+        reused_pid, reused_apoc = _status_json(INSTANCE)["pid"], _apoc(first)
+
+        with first.driver() as driver:
+            driver.execute_query("MATCH (n) DETACH DELETE n")
+            driver.execute_query("CREATE (:WrittenBeforeTheRestarts {text: 'still here'})")
+        core = next(plugin_jars(default_home(), "apoc", server_version=NEO4J_VERSION).glob("apoc-core-*.jar"))
+        shutil.copy2(core, directory / "plugins" / "apoc-copied-by-hand.jar")
+        removed = _started(tgneo("db", "start", "--instance", INSTANCE, "--no-plugin", "apoc"))
+        removed_status_json = _status_json(INSTANCE)
+        removed_pid, removed_env = removed_status_json["pid"], _env(INSTANCE)
+        removed_plugins_dir = sorted(p.name for p in (directory / "plugins").iterdir())
+        removed_apoc = _apoc(first)
+        removed_conf = (directory / "conf" / "neo4j.conf").read_text(encoding="utf-8")
+        removed_status = _status_plugins_line(INSTANCE)
+        removed_builtins = _builtins(first)
+        removed_kept_data = _still_there(first)
+        next_plain_start_plugins = LocalNeo4j(default_home(), INSTANCE).instance.plugins
+
+        added = _started(tgneo("db", "start", "--instance", INSTANCE, "--plugin", "apoc"))
+        added_pid, added_env = _status_json(INSTANCE)["pid"], _env(INSTANCE)
+        added_kept_data, added_apoc = _still_there(first), _apoc(first)
+        yield Lifecycle(
+            first, first_pid, kept, kept_pid, kept_plugins_dir, kept_apoc, reused, reused_pid, reused_apoc,
+            removed, removed_pid, removed_env, removed_plugins_dir, removed_apoc, removed_conf, removed_status,
+            removed_status_json["plugins"], removed_builtins, removed_kept_data, next_plain_start_plugins,
+            added, added_pid, added_env, added_kept_data, added_apoc, Started(INSTANCE, added_env),
+        )  # fmt: skip
+    finally:
+        tgneo("db", "stop", "--instance", INSTANCE)
+
+
+@pytest.fixture(scope="module")
+def with_apoc(lifecycle: Lifecycle) -> Started:
+    """``plugins`` after its last step: APOC added back by ``--plugin apoc``."""
+    return lifecycle.final
 
 
 def test_langchain_neo4j_graph_with_its_defaults_writes_graph_documents_on_an_apoc_instance(
@@ -233,7 +288,7 @@ def test_the_manuals_langchain_walk_through_answers_as_written_on_an_apoc_instan
 ) -> None:
     with with_apoc.driver() as driver:
         driver.execute_query("MATCH (n) DETACH DELETE n")
-    (tmp_path / "my_graph.py").write_text(_manual_block("python", "graph = Neo4jGraph()"), encoding="utf-8")
+    (tmp_path / "my_graph.py").write_text(_manual_block("python", "graph.add_graph_documents("), encoding="utf-8")
     walk = _manual_block("bash", "--graph langchain")
     commands = [line.split("  #")[0].strip() for line in walk.splitlines() if line.strip()]
     assert commands[:2] == ["tgneo db start --plugin apoc", 'eval "$(tgneo db env)"']  # the fixture's, on its instance
@@ -267,51 +322,118 @@ def test_an_apoc_instance_still_serves_every_builtin_procedure_tgneo_uses(with_a
     assert found == ["the landing", "the landing"]
 
 
-def test_the_apoc_allowlist_hides_no_builtin_procedure_or_function(
-    with_apoc: Started, without_plugins: Started
-) -> None:
-    def builtins(started: Started) -> list[list[str]]:
-        with started.driver() as driver:
-            return [
-                driver.execute_query(
-                    f"SHOW {kind} YIELD name WHERE NOT name STARTS WITH 'apoc.' RETURN collect(name) AS names"
-                ).records[0]["names"]
-                for kind in ("PROCEDURES", "FUNCTIONS")
-            ]
-
-    assert builtins(with_apoc) == builtins(without_plugins)
+def test_the_apoc_allowlist_hides_no_builtin_procedure_or_function(with_apoc: Started, lifecycle: Lifecycle) -> None:
+    assert _builtins(with_apoc) == lifecycle.removed_builtins
 
 
-def test_a_start_without_plugins_leaves_no_apoc_jar_in_plugins(without_plugins: Started) -> None:
-    assert sorted(p.name for p in (without_plugins.directory / "plugins").iterdir()) == []
+# -------------------------------------------------------------- issue 50: an instance keeps the plugins it was given
+def test_a_plain_start_after_a_stop_keeps_apoc_and_its_settings(lifecycle: Lifecycle) -> None:
+    assert lifecycle.kept.returncode == 0, lifecycle.kept.stderr
+    assert lifecycle.kept_apoc == APOC_ANSWERS  # what LangChain's Neo4jGraph() calls first, out of the sandbox
 
 
-def test_apoc_is_unknown_on_an_instance_started_without_plugins(without_plugins: Started) -> None:
-    with without_plugins.driver() as driver, pytest.raises(ClientError, match=r"Unknown function 'apoc\.version'"):
-        driver.execute_query("RETURN apoc.version() AS version")
+def test_a_plain_start_after_a_stop_removes_no_jar_of_apoc(lifecycle: Lifecycle) -> None:
+    apoc_jars = sorted(p.name for p in plugin_jars(default_home(), "apoc", server_version=NEO4J_VERSION).glob("*.jar"))
+    assert "removed" not in lifecycle.kept.stderr and "removing" not in lifecycle.kept.stderr, lifecycle.kept.stderr
+    assert lifecycle.kept_plugins_dir == apoc_jars
 
 
-def test_a_start_without_plugins_lets_no_procedure_out_of_the_sandbox(without_plugins: Started) -> None:
-    conf = (without_plugins.directory / "conf" / "neo4j.conf").read_text(encoding="utf-8")
-    assert "dbms.security.procedures" not in conf
+def test_db_start_says_which_plugins_are_on_and_how_to_remove_one(lifecycle: Lifecycle) -> None:
+    line = (
+        f"  plugins  apoc (APOC Core {APOC.version}) (kept until tgneo db start --instance {INSTANCE} --no-plugin apoc)"
+    )
+    assert line in lifecycle.kept.stderr.splitlines(), lifecycle.kept.stderr
 
 
-def test_db_status_names_the_plugins_on(with_apoc: Started, without_plugins: Started) -> None:
-    lines = {
-        started.name: re.findall(r"^plugins\s+(.*)$", tgneo("db", "status", "--instance", started.name).stdout, re.M)
-        for started in (with_apoc, without_plugins)
-    }
-    assert lines == {WITH_APOC: [f"apoc (APOC Core {APOC.version})"], WITHOUT: ["none"]}
+def test_db_start_says_when_no_plugin_is_on(lifecycle: Lifecycle) -> None:
+    assert "  plugins  none" in lifecycle.removed.stderr.splitlines(), lifecycle.removed.stderr
 
 
-def test_db_status_json_lists_the_plugins_on(with_apoc: Started, without_plugins: Started) -> None:
-    assert (_status_json(WITH_APOC)["plugins"], _status_json(WITHOUT)["plugins"]) == (["apoc"], [])
+def test_no_plugin_restarts_a_running_instance_without_apoc_saying_why(lifecycle: Lifecycle) -> None:
+    notice = f"restarting instance {INSTANCE} to remove apoc (plugins load only at start; its data stays)"
+    assert notice in lifecycle.removed.stderr, lifecycle.removed.stderr
+    assert lifecycle.removed_pid != lifecycle.reused_pid
+
+
+def test_no_plugin_keeps_the_data_the_address_and_the_password(lifecycle: Lifecycle) -> None:
+    assert (lifecycle.removed_kept_data, lifecycle.removed_env) == (1, lifecycle.first.env)
+
+
+def test_no_plugin_is_remembered_for_the_next_plain_start(lifecycle: Lifecycle) -> None:
+    assert lifecycle.next_plain_start_plugins == ()
+    assert lifecycle.removed_status_json == []
+
+
+def test_apoc_is_unknown_after_no_plugin(lifecycle: Lifecycle) -> None:
+    assert "Unknown function 'apoc.version'" in lifecycle.removed_apoc, lifecycle.removed_apoc
+
+
+def test_no_plugin_leaves_no_apoc_jar_not_even_one_copied_by_hand(lifecycle: Lifecycle) -> None:
+    assert lifecycle.removed_plugins_dir == []
+
+
+def test_what_a_start_takes_out_of_plugins_is_said_in_one_line(lifecycle: Lifecycle) -> None:
+    said = [line for line in lifecycle.removed.stderr.splitlines() if "removed" in line]
+    assert len(said) == 1 and "apoc-copied-by-hand.jar" in said[0] and "apoc-core-" in said[0], said
+
+
+def test_a_start_without_plugins_lets_no_procedure_out_of_the_sandbox(lifecycle: Lifecycle) -> None:
+    assert "dbms.security.procedures" not in lifecycle.removed_conf
+
+
+def test_db_status_names_the_plugins_on(with_apoc: Started, lifecycle: Lifecycle) -> None:
+    assert _status_plugins_line(INSTANCE) == [f"apoc (APOC Core {APOC.version})"]
+    assert lifecycle.removed_status == ["none"]
+
+
+def test_db_status_json_lists_the_plugins_on(with_apoc: Started, lifecycle: Lifecycle) -> None:
+    assert (_status_json(INSTANCE)["plugins"], lifecycle.removed_status_json) == (["apoc"], [])
+
+
+def test_asking_for_apoc_restarts_a_running_plain_instance_saying_why(lifecycle: Lifecycle) -> None:
+    notice = f"restarting instance {INSTANCE} to add apoc (plugins load only at start"
+    assert notice in lifecycle.added.stderr, lifecycle.added.stderr
+    assert lifecycle.added_pid != lifecycle.removed_pid
+
+
+def test_the_restart_that_adds_apoc_keeps_the_data(lifecycle: Lifecycle) -> None:
+    assert lifecycle.added_kept_data == 1
+
+
+def test_the_restart_that_adds_apoc_keeps_the_address_and_password(lifecycle: Lifecycle) -> None:
+    assert lifecycle.added_env == lifecycle.first.env
+
+
+def test_apoc_answers_after_the_restart_that_added_it(lifecycle: Lifecycle) -> None:
+    assert lifecycle.added_apoc == APOC_ANSWERS
+
+
+def test_a_plain_start_reuses_a_running_apoc_instance_as_it_runs(lifecycle: Lifecycle) -> None:
+    assert lifecycle.reused_pid == lifecycle.kept_pid
+    assert f"with plugins: apoc (APOC Core {APOC.version})" in lifecycle.reused.stderr, lifecycle.reused.stderr
+
+
+def test_apoc_still_answers_on_the_reused_instance(lifecycle: Lifecycle) -> None:
+    assert lifecycle.reused_apoc == APOC_ANSWERS
+
+
+def test_tgneo_neo4j_plugins_asks_for_what_the_flag_asks(with_apoc: Started) -> None:
+    pid = _status_json(INSTANCE)["pid"]
+    result = tgneo("db", "start", "--instance", INSTANCE, env=_shell(**{ENV_VAR: "apoc"}))
+    assert result.returncode == 0, result.stderr
+    assert _status_json(INSTANCE)["pid"] == pid  # the same server, reused
+
+
+def test_no_plugin_on_the_command_line_wins_over_tgneo_neo4j_plugins() -> None:
+    assert requested_plugins((), {ENV_VAR: "apoc"}, without=("apoc",)) == ()
+    assert requested_plugins((), {ENV_VAR: "apoc"}) == ("apoc",)
 
 
 def test_an_unknown_plugin_is_refused_naming_the_known_ones() -> None:
-    result = tgneo("db", "start", "--instance", "plugins-unknown", "--plugin", "gds")
-    assert result.returncode == 1
-    assert "unknown Neo4j plugin 'gds'" in result.stderr and "knows apoc" in result.stderr
+    for option in ("--plugin", "--no-plugin"):
+        result = tgneo("db", "start", "--instance", "plugins-unknown", option, "gds")
+        assert result.returncode == 1
+        assert "unknown Neo4j plugin 'gds'" in result.stderr and "knows apoc" in result.stderr
     assert not (default_home() / "instances" / "plugins-unknown").exists()  # refused before anything was made
 
 
@@ -320,47 +442,11 @@ def test_an_unknown_plugin_in_the_environment_is_refused_too() -> None:
     assert result.returncode == 1 and "unknown Neo4j plugin 'gds'" in result.stderr
 
 
-def test_a_plain_start_removes_apoc_copied_into_plugins_by_hand(lifecycle: Lifecycle) -> None:
-    assert lifecycle.left_by_hand == []
-
-
-def test_asking_for_apoc_restarts_a_running_plain_instance_saying_why(lifecycle: Lifecycle) -> None:
-    notice = f"restarting instance {WITHOUT} to add apoc (plugins load only at start"
-    assert notice in lifecycle.added.stderr, lifecycle.added.stderr
-    assert lifecycle.added_pid != lifecycle.first_pid
-
-
-def test_the_restart_that_adds_apoc_keeps_the_data(lifecycle: Lifecycle) -> None:
-    assert lifecycle.kept_after_restart == 1
-
-
-def test_the_restart_that_adds_apoc_keeps_the_address_and_password(lifecycle: Lifecycle) -> None:
-    assert lifecycle.env_after == lifecycle.env_before
-
-
-def test_apoc_answers_after_the_restart_that_added_it(lifecycle: Lifecycle) -> None:
-    assert lifecycle.apoc_after_restart == APOC.version
-
-
-def test_a_plain_start_reuses_a_running_apoc_instance_as_it_runs(lifecycle: Lifecycle) -> None:
-    assert lifecycle.reused_pid == lifecycle.added_pid
-    assert f"with plugins: apoc (APOC Core {APOC.version})" in lifecycle.reused.stderr, lifecycle.reused.stderr
-
-
-def test_a_plain_start_on_a_running_apoc_instance_says_how_to_remove_apoc(lifecycle: Lifecycle) -> None:
-    said = " ".join(lifecycle.reused.stderr.split())
-    assert f"to remove it: tgneo db stop --instance {WITHOUT}, then tgneo db start" in said, said
-
-
-def test_apoc_still_answers_on_the_reused_instance(lifecycle: Lifecycle) -> None:
-    assert lifecycle.apoc_after_reuse == APOC.version
-
-
-def test_tgneo_neo4j_plugins_asks_for_what_the_flag_asks(with_apoc: Started) -> None:
-    pid = _status_json(WITH_APOC)["pid"]
-    result = tgneo("db", "start", "--instance", WITH_APOC, env=_shell(**{ENV_VAR: "apoc"}))
-    assert result.returncode == 0, result.stderr
-    assert _status_json(WITH_APOC)["pid"] == pid  # the same server, reused
+def test_adding_and_removing_one_plugin_at_once_is_refused_before_anything_is_made() -> None:
+    result = tgneo("db", "start", "--instance", "plugins-both", "--plugin", "apoc", "--no-plugin", "apoc")
+    assert result.returncode == 1
+    assert "apoc is both added (--plugin) and removed (--no-plugin)" in result.stderr, result.stderr
+    assert not (default_home() / "instances" / "plugins-both").exists()
 
 
 def test_apoc_is_refused_for_a_server_of_another_minor_version() -> None:
@@ -375,4 +461,4 @@ def test_db_start_help_says_who_needs_apoc_and_that_tgneo_never_calls_it() -> No
 
 def test_db_start_help_says_how_to_remove_a_plugin() -> None:
     help_text = " ".join(tgneo("db", "start", "--help").stdout.split())
-    assert "To remove a plugin: tgneo db stop, then tgneo db start without it" in help_text
+    assert "To remove a plugin: tgneo db start --no-plugin NAME" in help_text

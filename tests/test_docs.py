@@ -1,17 +1,17 @@
 """The console examples of README.md and the manual (docs/) are what the commands print today: ``scripts/docs.py
 --check`` regenerates every marked block from real runs (on private servers of its own, offline LLM) and fails
-with a diff when a page differs, so an example cannot go stale unnoticed."""
+with a diff when a page differs, so an example cannot go stale unnoticed. It needs nothing from the session, so it
+starts with the session (:mod:`tests.head_start`) and runs beside the tests before this one."""
 
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Neo4jServer
+from tests.head_start import Command, finished
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,12 +19,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import docs  # noqa: E402  (scripts/docs.py: a script, not a package)
 
+DOCS_CHECK = Command("docs-check", (sys.executable, str(ROOT / "scripts" / "docs.py"), "--check"), ROOT, 1200)
+"""Its servers are its own (never ``NEO4J_URI``'s), so the session's Neo4j is not in its environment."""
 
-def test_the_console_examples_are_what_the_commands_print(neo4j_server: Neo4jServer) -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "docs.py"), "--check"], env=neo4j_server.env(), cwd=ROOT,
-        capture_output=True, text=True, timeout=1200, check=False,
-    )  # fmt: skip
+
+@pytest.mark.head_start(DOCS_CHECK)
+def test_the_console_examples_are_what_the_commands_print(request: pytest.FixtureRequest) -> None:
+    result = finished(request.config, DOCS_CHECK)
     assert result.returncode == 0, f"{result.stderr[-3000:]}\n{result.stdout[-8000:]}"
 
 

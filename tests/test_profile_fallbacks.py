@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from langchain_neo4j.graphs.graph_document import GraphDocument, Node, Relations
 from langgraph.graph import END, START, StateGraph
 from neo4j import Driver
 
+from tests.clirun import TGNEO
 from tests.coexisting import (
     LGB_COMMUNITY_CONSTRAINT,
     LGB_COMMUNITY_LEVELS,
@@ -188,7 +188,7 @@ def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 def _tgneo(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tgneo.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([*TGNEO, *args], env=env, capture_output=True, text=True,
                           timeout=300, check=False)  # fmt: skip
 
 

@@ -298,3 +298,51 @@ def test_colon_fences_mkdocs_admonitions_and_directive_options_read_as_other_adm
         "A\n\nWarning: Do not share the cache.\n\nTip: Use `pip cache dir`.\n\nHash algorithms: Use `sha256`.\n\n"
         "Linux: ~/.cache/pip"
     )
+
+
+# -- quotes that read as text (issue 48, item 5) --------------------------------------------------------------------
+
+DIRECTIVE_CARD = b"""<html><head><title>mod_deflate</title></head><body>
+<h2><a id="deflatebuffersize">DeflateBufferSize</a> <a id="DeflateBufferSize">Directive</a></h2>
+<table class="directive">
+<tr><th><a href="directive-dict.html#Description">Description:</a></th><td>Fragment size to be compressed at one time
+ by zlib</td></tr>
+<tr><th><a href="directive-dict.html#Syntax">Syntax:</a></th>
+<td><code>DeflateBufferSize <var>value</var></code></td></tr>
+<tr><th><a href="directive-dict.html#Default">Default:</a></th><td><code>DeflateBufferSize 8096</code></td></tr>
+<tr><th><a href="directive-dict.html#Context">Context:</a></th><td>server config, virtual host</td></tr>
+<tr><th><a href="directive-dict.html#Status">Status:</a></th><td>Extension</td></tr>
+<tr><th><a href="directive-dict.html#Module">Module:</a></th><td>mod_deflate</td></tr>
+</table>
+<p>The <code class="directive">DeflateBufferSize</code> directive specifies the size in bytes of the fragments that
+zlib should compress at one time.</p></body></html>"""
+
+
+def test_a_reference_card_s_rows_read_as_statements_that_can_be_quoted() -> None:
+    text = decode("mod_deflate.html", DIRECTIVE_CARD).parts[0].text
+    said = [unit.text for unit in units(text) if unit.kind == "sentence"]
+    assert said[:6] == [
+        "Description: Fragment size to be compressed at one time by zlib.",
+        "Syntax: `DeflateBufferSize value`.",
+        "Default: `DeflateBufferSize 8096`.",
+        "Context: server config, virtual host.",
+        "Status: Extension.",
+        "Module: mod_deflate.",
+    ]
+
+
+def test_a_pipe_table_no_reader_parsed_reads_as_statements_never_as_a_run_of_pipes() -> None:
+    text = (  # plain text: no reader makes a table of it; pipes in code spans and escaped pipes stay in their cell
+        "Message fields\n\n"
+        "| Field | Type | Description |\n"
+        "|---|---|---|\n"
+        "| `explain_graph` | `str | None` | Named graph (e.g., `urn:graph:retrieval`) |\n"
+        "| `explain_triples` | `list` | |\n"
+        "| `end_of_session` | `bool` | Whether the session ends here \\| or goes on. |\n"
+    )
+    rows = [unit.text for unit in units(decode("fields.txt", text.encode()).parts[0].text) if unit.kind == "row"]
+    assert rows == [
+        "Field: `explain_graph`; Type: `str | None`; Description: Named graph (e.g., `urn:graph:retrieval`).",
+        "Field: `explain_triples`; Type: `list`.",
+        "Field: `end_of_session`; Type: `bool`; Description: Whether the session ends here | or goes on.",
+    ]

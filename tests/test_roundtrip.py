@@ -9,11 +9,11 @@ plan-then-execute and supervisor session. The CLI runs in a subprocess against t
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.clirun import TGNEO
 from tests.conftest import Neo4jServer
 from tgneo.rdf.star import isomorphic, parse, serialize
 from tgneo.rdf.terms import Quad
@@ -25,7 +25,7 @@ FIXTURE = Path(__file__).parent / "data" / "trustgraph_sessions.nq"
 
 def tgneo(server: Neo4jServer, *args: str) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", *args], env=server.env(), capture_output=True, text=True, timeout=300,
+        [*TGNEO, *args], env=server.env(), capture_output=True, text=True, timeout=300,
         check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -120,7 +120,7 @@ def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_written(
     bad = tmp_path / "bad.nq"
     bad.write_text('<urn:a> <urn:b> <urn:c> .\n<urn:a> <urn:b> "unterminated .\n')
     result = subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", "import", str(bad), "--collection", collection], env=neo4j_server.env(),
+        [*TGNEO, "import", str(bad), "--collection", collection], env=neo4j_server.env(),
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert result.returncode == 1
@@ -134,7 +134,7 @@ def test_an_unknown_format_is_refused_naming_the_formats(neo4j_server: Neo4jServ
     odd = tmp_path / "data.xyz"
     odd.write_text("")
     result = subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", "import", str(odd)], env=neo4j_server.env(), capture_output=True,
+        [*TGNEO, "import", str(odd)], env=neo4j_server.env(), capture_output=True,
         text=True, timeout=120, check=False,
     )  # fmt: skip
     assert result.returncode == 1 and "nquads" in result.stderr

@@ -76,21 +76,25 @@ def test_search_schema_adds_a_full_text_index_on_names_and_cosine_vector_indexes
     assert ("index", ENTITY_NAME_INDEX) in _schema_state(store)
 
 
-def _wipe(store: Store) -> None:
-    """A private server is kept between runs: start from an empty database."""
-    with store.driver.session(database=store.database) as session:
-        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
+@contextmanager
+def _private_store(server: Neo4jServer) -> Iterator[Store]:
+    """A store on the session's private server without plugins (``plain_neo4j``), its database emptied first: a
+    vector index is database-wide, so what these tests change would break the shared database's."""
+    from tests.private_neo4j import emptied
+
+    with Store.from_settings(emptied(server).settings()) as store:
+        yield store
 
 
-def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_rebuilt_once_none_does() -> None:
+def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_rebuilt_once_none_does(
+    plain_neo4j: Neo4jServer,
+) -> None:
     import pytest
 
-    from tests.private_neo4j import private_neo4j
     from tgneo.errors import EmbeddingMismatch
     from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_VECTOR_INDEX, install_search_schema
 
-    with private_neo4j("schema-dimensions") as server, Store.from_settings(server.settings()) as store:
-        _wipe(store)
+    with _private_store(plain_neo4j) as store:
         install_search_schema(store, 256)
         before = _vector_indexes(store)
         with store.driver.session(database=store.database) as session:
@@ -108,10 +112,11 @@ def test_vector_indexes_some_embeddings_use_are_refused_for_another_length_and_r
             assert _vector_indexes(store)[name]["options"]["indexConfig"]["vector.dimensions"] == 384  # type: ignore[index]
 
 
-def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_one_with_reembed() -> None:
+def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_one_with_reembed(
+    plain_neo4j: Neo4jServer,
+) -> None:
     import pytest
 
-    from tests.private_neo4j import private_neo4j
     from tgneo.errors import EmbeddingMismatch
     from tgneo.ingest.index import index_collection
     from tgneo.ingest.loader import load_documents
@@ -120,8 +125,7 @@ def test_a_collection_embedded_by_a_model_of_other_dimensions_moves_to_the_new_o
     from tgneo.store.schema import CHUNK_VECTOR_INDEX
 
     minilm = OfflineLLM(embedding_model=MINILM)
-    with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
-        _wipe(store)
+    with _private_store(plain_neo4j) as store:
         load_documents(store, OfflineLLM(embedding_model=HASHED), "w", "c", sources())  # 256 dimensions
         with pytest.raises(EmbeddingMismatch, match="tgneo load index --reembed"):
             index_collection(store, minilm, "w", "c")
@@ -134,14 +138,12 @@ TWO = {("w", "c"), ("w2", "d")}
 
 
 @contextmanager
-def _two_hashed_collections() -> Iterator[Store]:
+def _two_hashed_collections(server: Neo4jServer) -> Iterator[Store]:
     """A private database holding the sample in two workspaces' collections, embedded by the hashed model."""
-    from tests.private_neo4j import private_neo4j
     from tgneo.ingest.loader import load_documents
     from tgneo.ingest.sample import sources
 
-    with private_neo4j("schema-reembed") as server, Store.from_settings(server.settings()) as store:
-        _wipe(store)
+    with _private_store(server) as store:
         for workspace, collection in sorted(TWO):
             load_documents(store, OfflineLLM(embedding_model=HASHED), workspace, collection, sources())
         yield store
@@ -153,7 +155,9 @@ def _models(store: Store) -> set[str]:
     return {m for w, c in TWO for m in embedding_models(store, w, c)}
 
 
-def test_reembedding_one_collection_to_other_dimensions_while_another_holds_old_vectors_forgets_nothing() -> None:
+def test_reembedding_one_collection_to_other_dimensions_while_another_holds_old_vectors_forgets_nothing(
+    plain_neo4j: Neo4jServer,
+) -> None:
     import pytest
 
     from tgneo.errors import EmbeddingMismatch
@@ -161,19 +165,21 @@ def test_reembedding_one_collection_to_other_dimensions_while_another_holds_old_
     from tgneo.store.embeddings import embedding_models
     from tgneo.store.schema import CHUNK_VECTOR_INDEX
 
-    with _two_hashed_collections() as store:
+    with _two_hashed_collections(plain_neo4j) as store:
         with pytest.raises(EmbeddingMismatch, match=r"workspace 'w2', collection 'd' .*--reembed --all-collections"):
             index_collection(store, OfflineLLM(embedding_model=MINILM), "w", "c", reembed=True)
         assert embedding_models(store, "w", "c") == [HASHED]
         assert _vector_indexes(store)[CHUNK_VECTOR_INDEX]["options"]["indexConfig"]["vector.dimensions"] == 256  # type: ignore[index]
 
 
-def test_reembedding_all_collections_moves_every_workspace_to_the_new_model_and_again_finds_nothing() -> None:
+def test_reembedding_all_collections_moves_every_workspace_to_the_new_model_and_again_finds_nothing(
+    plain_neo4j: Neo4jServer,
+) -> None:
     from tgneo.ingest.index import reembed_all
     from tgneo.store.schema import CHUNK_VECTOR_INDEX, ENTITY_VECTOR_INDEX
 
     minilm = OfflineLLM(embedding_model=MINILM)
-    with _two_hashed_collections() as store:
+    with _two_hashed_collections(plain_neo4j) as store:
         report = reembed_all(store, minilm)
         assert report.dropped > 0 and not report.left
         assert {(w, c) for w, c, n in report.collections if n > 0} == TWO
@@ -184,11 +190,13 @@ def test_reembedding_all_collections_moves_every_workspace_to_the_new_model_and_
         assert again.dropped == 0 and all(n == 0 for _, _, n in again.collections)
 
 
-def test_a_reembedding_cut_short_after_forgetting_the_old_vectors_is_finished_by_running_it_again() -> None:
+def test_a_reembedding_cut_short_after_forgetting_the_old_vectors_is_finished_by_running_it_again(
+    plain_neo4j: Neo4jServer,
+) -> None:
     from tgneo.ingest.index import reembed_all
     from tgneo.store.embeddings import drop_embeddings
 
-    with _two_hashed_collections() as store:
+    with _two_hashed_collections(plain_neo4j) as store:
         for workspace, collection in TWO:  # the first step done, then the run stopped
             while drop_embeddings(store, workspace, collection, MINILM, 1000):
                 pass

@@ -10,6 +10,7 @@ from contextlib import ExitStack
 import pytest
 import requests
 
+from tests.clirun import TGNEO
 from tests.conftest import Neo4jServer
 from tests.serving import ROOT, running, serve_cmd
 from tgneo.provision.server import free_port
@@ -55,7 +56,7 @@ def test_unknown_routes_answer_json_404(neo4j_server: Neo4jServer) -> None:
 def test_serve_refuses_a_public_bind_without_tokens(neo4j_server: Neo4jServer) -> None:
     env = {k: v for k, v in neo4j_server.env().items() if k != "TGNEO_TOKENS"}
     result = subprocess.run(
-        [sys.executable, "-m", "tgneo.cli", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+        [*TGNEO, "serve", "--host", "0.0.0.0", "--port", str(free_port())],
         env=env, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert result.returncode == 1

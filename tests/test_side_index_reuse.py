@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import shutil
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -26,7 +25,7 @@ from neo4j_graphrag.components.lexical_graph import LexicalGraphBuilder
 from neo4j_graphrag.components.types import DocumentInfo, TextChunk, TextChunks
 
 from tests.coexisting import LGB_CHUNKS, driver_for, rows, wipe
-from tests.conftest import Neo4jServer, _docker_engine_answers
+from tests.conftest import Neo4jServer
 from tests.foreign_graphs import (
     DIMENSIONS,
     PIP_TOPICS,
@@ -36,32 +35,25 @@ from tests.foreign_graphs import (
     write_llm_graph_builder,
     write_neo4j_graphrag,
 )
-from tests.private_neo4j import private_neo4j
-from tgneo.config import default_home
+from tests.private_neo4j import emptied
 from tgneo.engines.foreign import ProfileGraph
 from tgneo.graph_profiles import BUILTIN, GraphProfile
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.llm.offline import OfflineLLM
-from tgneo.provision import LocalNeo4j
 from tgneo.store import Store, install_schema
 from tgneo.store.foreign import clear_checks
 
 pytestmark = [pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")]
 
 W, C = "test-side-reuse", "test-rebuilt"
-INSTANCE = "side-reuse"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Neo4jServer]:
-    """A private server with a new store each run: every node id it ever gave is this run's, so :func:`drain` has
-    a bounded number of ids to take, run after run."""
-    if not _docker_engine_answers():  # a container starts with a new store anyway
-        LocalNeo4j(default_home(), INSTANCE).stop()
-        shutil.rmtree(default_home() / "instances" / INSTANCE, ignore_errors=True)
-    with private_neo4j(INSTANCE, plugins=("apoc",)) as s:
-        yield s
+def server(apoc_neo4j: Neo4jServer) -> Neo4jServer:
+    """The session's private server with APOC, emptied: its store is new each session, so every node id it ever
+    gave is this session's and :func:`drain` has a bounded number of ids to take, run after run."""
+    return emptied(apoc_neo4j)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
-"""The store keeps its promises to a cluster (DESIGN.md §6), shown on a real server: one bookmark manager per
-store, reads in READ transactions and writes in WRITE ones, transient errors retried on every road.
+"""The store keeps its promises to a cluster, shown on a real server: one bookmark manager per store (a read
+always sees the writes before it), reads in READ transactions and writes in WRITE ones, transient errors retried on
+every road.
 
 What one Community server can show, and this file does: which access mode and which bookmarks each
 transaction was really sent with (the driver's own debug log, :mod:`tests.bolt_log`; and the driver's own bookmark
@@ -12,19 +13,18 @@ from __future__ import annotations
 
 import logging
 import subprocess
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from neo4j import Bookmarks, GraphDatabase
 
 from tests.bolt_log import listening
+from tests.clirun import TGNEO
 from tests.conftest import Neo4jServer
-from tests.private_neo4j import private_neo4j
 from tgneo import uris
 from tgneo.engines import Request, build_engine
 from tgneo.errors import StoreError
@@ -213,9 +213,9 @@ def test_run_schema_retries_a_deadlock_the_server_detects(
 
 
 @pytest.fixture(scope="module")
-def unschemed() -> Iterator[Neo4jServer]:
-    with private_neo4j("store-consistency") as server:
-        yield server
+def unschemed(plain_neo4j: Neo4jServer) -> Neo4jServer:
+    """The session's private server without plugins, whose database each round empties (:func:`_empty`)."""
+    return plain_neo4j
 
 
 def _empty(server: Neo4jServer) -> None:
@@ -247,7 +247,7 @@ def test_two_loads_installing_the_schema_at_once_both_succeed(unschemed: Neo4jSe
         for i, name in enumerate(("caching.md", "authentication.md")):
             args = ["-v", "load", "documents", str(PIP_TOPICS / name), "--workspace", W, "--collection",
                     f"test-race-{n}-{i}"]  # fmt: skip
-            command = [sys.executable, "-m", "tgneo.cli", *args]
+            command = [*TGNEO, *args]
             loads.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
         outcomes = [(p.communicate(timeout=300)[1], p) for p in loads]
         for stderr, load in outcomes:

@@ -36,10 +36,10 @@ from neo4j_graphrag.retrievers import Text2CypherRetriever
 from neo4j_graphrag.schema import format_schema, get_schema, get_structured_schema
 from pydantic import SecretStr
 
-from tests.coexisting import driver_for, graphrag_setup, langchain_setup, rows, wipe
+from tests.coexisting import driver_for, graphrag_setup, langchain_setup, rows
 from tests.conftest import Neo4jServer
 from tests.openai_server import OpenAIServer, serve, text_of
-from tests.private_neo4j import private_neo4j
+from tests.private_neo4j import emptied
 from tgneo.adapters.text2cypher import user_schema
 from tgneo.engines import Agent, DocRag, GraphRag, Request, build_engine
 from tgneo.explain.events import SessionEnd
@@ -268,9 +268,9 @@ def tgneo_works_here(server: Neo4jServer) -> None:
 
 
 @pytest.fixture(scope="module")
-def database() -> Iterator[Database]:
-    with private_neo4j("text2cypher", plugins=("apoc",)) as server, driver_for(server) as driver:
-        wipe(driver)
+def database(apoc_neo4j: Neo4jServer) -> Iterator[Database]:
+    server = emptied(apoc_neo4j)
+    with driver_for(server) as driver:
         langchain_setup(server)
         graphrag_setup(server)
         before = take_prompts(server, driver, with_helpers=False)

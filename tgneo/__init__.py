@@ -29,6 +29,7 @@ from tgneo.errors import (
     EmptyCollection,
     EngineError,
     LLMError,
+    Neo4jNotConfigured,
     NotFound,
     NotIndexed,
     ProfileError,
@@ -53,12 +54,13 @@ if TYPE_CHECKING:  # for type checkers only; at run time each is imported on fir
         ExplainEvent,
         SessionEnd,
         Source,
+        WarningEvent,
     )
     from tgneo.ingest.loader import LoadReport
     from tgneo.llm.registry import register_provider
     from tgneo.owned import owned_types
     from tgneo.results import Answer, Removed, Step, Totals, Trace, TraceSummary
-    from tgneo.service.recording import Retrieved, RetrievedEdge, record
+    from tgneo.service.user_pipeline import Retrieved, RetrievedEdge, record
 
 _LAZY = {
     "connect": "tgneo.connection",
@@ -77,6 +79,7 @@ _LAZY = {
     "AgentMessage": "tgneo.explain.events",
     "SessionEnd": "tgneo.explain.events",
     "ErrorEvent": "tgneo.explain.events",
+    "WarningEvent": "tgneo.explain.events",
     "Citation": "tgneo.explain.events",
     "Evidence": "tgneo.explain.events",
     "Source": "tgneo.explain.events",
@@ -84,9 +87,9 @@ _LAZY = {
     "user_schema": "tgneo.adapters.text2cypher",
     "register_engine": "tgneo.engines",
     "register_provider": "tgneo.llm.registry",
-    "record": "tgneo.service.recording",
-    "Retrieved": "tgneo.service.recording",
-    "RetrievedEdge": "tgneo.service.recording",
+    "record": "tgneo.service.user_pipeline",
+    "Retrieved": "tgneo.service.user_pipeline",
+    "RetrievedEdge": "tgneo.service.user_pipeline",
 }
 """Public names imported on first use, by the module that defines them."""
 
@@ -111,6 +114,7 @@ __all__ = [
     "Exported",
     "LLMError",
     "LoadReport",
+    "Neo4jNotConfigured",
     "NotFound",
     "NotIndexed",
     "ProfileError",
@@ -127,6 +131,7 @@ __all__ = [
     "Trace",
     "TraceNotFound",
     "TraceSummary",
+    "WarningEvent",
     "__version__",
     "connect",
     "owned_types",

@@ -30,14 +30,14 @@ from typing import IO, TYPE_CHECKING, Any
 
 from tgneo.config import Settings
 from tgneo.errors import AnswerFailed, BadRequest, DocumentError, TraceNotFound
-from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd
+from tgneo.explain.events import AnswerChunk, ErrorEvent, Event, ExplainEvent, SessionEnd, WarningEvent
 from tgneo.graph_profiles import GraphProfile, load_profile
 from tgneo.ingest.chunking import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM
 from tgneo.results import Answer, Removed, Trace, TraceSummary
 from tgneo.scope import DEFAULT_SCOPE, check_name
-from tgneo.store.driver import Store
+from tgneo.store.driver import CREDENTIAL_VARS, URI_VAR, Store
 from tgneo.stream import wire
 from tgneo.stream.wire import Message
 
@@ -79,10 +79,12 @@ def connect(
         settings: Every other setting (default: the environment, as the CLI reads it).
 
     Nothing is sent to Neo4j until the first call (as the driver does): an unreachable server or refused
-    credentials raise :class:`~tgneo.errors.StoreUnavailable` there, naming the server and the reason.
+    credentials raise :class:`~tgneo.errors.StoreUnavailable` there, naming the server, the reason and the remedy,
+    in the words ``tgneo`` commands use.
 
     Raises:
         ConfigError: a setting is malformed.
+        Neo4jNotConfigured: no ``uri``, no ``NEO4J_URI`` and no local ``tgneo db`` instance: no Neo4j to use.
     """
     overrides: dict[str, object] = {"neo4j_uri": uri, "neo4j_database": database}
     if auth is not None:
@@ -97,7 +99,12 @@ def connect(
 
     workspace = workspace or os.environ.get("TGNEO_WORKSPACE") or DEFAULT_SCOPE
     collection = collection or os.environ.get("TGNEO_COLLECTION") or DEFAULT_SCOPE
-    return Connection(Store.from_settings(base), base, workspace=workspace, collection=collection, llm=llm)
+    store = Store.from_settings(
+        base,
+        uri_from="tgneo.connect(uri=…)" if uri is not None else URI_VAR,
+        credentials_from="tgneo.connect(auth=…)" if auth is not None else CREDENTIAL_VARS,
+    )
+    return Connection(store, base, workspace=workspace, collection=collection, llm=llm)
 
 
 class Connection:
@@ -336,8 +343,9 @@ class Connection:
     ) -> Iterator[Event]:
         """The answer as typed events, as they are produced: an :class:`~tgneo.explain.events.ExplainEvent` for each
         step once it is durable in Neo4j, :class:`~tgneo.explain.events.AnswerChunk` pieces of the answer, an
-        agent's :class:`~tgneo.explain.events.AgentMessage` s, and exactly one final
-        :class:`~tgneo.explain.events.SessionEnd` (sources, citations, tokens, the trace) or
+        agent's :class:`~tgneo.explain.events.AgentMessage` s, a :class:`~tgneo.explain.events.WarningEvent` for each
+        fallback the answer took over another tool's graph (as it is taken, on every question), and exactly one
+        final :class:`~tgneo.explain.events.SessionEnd` (sources, citations, tokens, the trace) or
         :class:`~tgneo.explain.events.ErrorEvent`. Arguments and errors as :meth:`messages`.
 
         Stop iterating (or ``close()`` the iterator) and the engine stops at its current step, which stays whole.
@@ -366,19 +374,22 @@ class Connection:
         scope = self._collection(collection)
         text: list[str] = []
         steps: list[str] = []
+        warnings: list[str] = []
         events = self.stream(question, engine, scope, graph=graph, options=options, pattern=pattern, verify=verify)
         for event in events:
             if isinstance(event, AnswerChunk):
                 text.append(event.text)
             elif isinstance(event, ExplainEvent):
                 steps.append(event.explain_id)
+            elif isinstance(event, WarningEvent):
+                warnings.append(event.message)
             elif isinstance(event, ErrorEvent):
                 raise AnswerFailed(event.message, event.trace, event.type)
             elif isinstance(event, SessionEnd):
                 return Answer(
                     "".join(text), event.sources, event.citations, event.trace or (steps[0] if steps else ""),
                     engine, self.workspace, scope, event.model, event.in_token or 0, event.out_token or 0, tuple(steps),
-                    event.verification,
+                    event.verification, tuple(warnings),
                 )  # fmt: skip
         raise AnswerFailed("the answer ended without its final message")  # pragma: no cover - the pipeline adds one
 
@@ -386,7 +397,7 @@ class Connection:
                *, graph: GraphProfile | str | None = None) -> Any:  # fmt: skip
         """Record the steps of an answer your own pipeline computed, as a trace (:func:`tgneo.record`, on this
         connection's Neo4j). A context manager: ``with tg.record(question) as t: t.grounding([...]) …``."""
-        from tgneo.service.recording import record
+        from tgneo.service.user_pipeline import record
 
         return record(question, kind, store=self.store, workspace=self.workspace,
                       collection=self._collection(collection), graph=graph)  # fmt: skip

@@ -141,6 +141,12 @@ class StoreUnavailable(StoreError):
     status = 503
 
 
+class Neo4jNotConfigured(StoreUnavailable):
+    """tgneo knows of no Neo4j at all: ``NEO4J_URI`` is unset and ``TGNEO_HOME`` holds no local ``default``
+    instance. Raised before any connection is tried (no guess at a port where some other server may listen); the
+    message says what to run or set."""
+
+
 class QueryTimedOut(StoreError):
     """A named read query ran longer than the server allows and was stopped (nothing was changed)."""
 

@@ -185,10 +185,6 @@ class GraphProfile:
     def passage_label(self) -> str:
         return self.chunk.label if self.passage == "chunk" else self.document.label
 
-    @property
-    def passage_text(self) -> str:
-        return self.chunk.text if self.passage == "chunk" else DOCUMENT_TEXT
-
     def labels(self) -> list[tuple[str, str]]:
         """``(what, label)`` of every label the profile names."""
         return [("entity.label", self.entity.label), ("chunk.label", self.chunk.label),

@@ -98,6 +98,7 @@ CLASSES: tuple[ClassMap, ...] = (
     ClassMap(TGNEO.AnswerSentence, Label.ANSWER_SENTENCE),
     ClassMap(TGNEO.DocumentChange, Label.DOCUMENT_CHANGE),
     ClassMap(TGNEO.RetrievalHit, Label.RETRIEVAL_HIT),
+    ClassMap(TGNEO.QuestionPart, Label.QUESTION_PART),
     ClassMap(TGNEO.Verification, Label.VERIFICATION),
     ClassMap(TGNEO.Counterfactual, Label.COUNTERFACTUAL),
 )
@@ -160,6 +161,8 @@ PROPERTIES: tuple[PropMap, ...] = (
     PropMap(TGNEO.textRank, "textRank", "integer"),
     PropMap(TGNEO.textScore, "textScore", "float"),
     PropMap(TGNEO.fusedScore, "fusedScore", "float"),
+    # tgneo's own: the parts of a two-part question (their text is prov:value, their concepts tg:concept)
+    PropMap(TGNEO.partIndex, "partIndex", "integer"),
     # tgneo's own: the counterfactual check of an answer (checked when: prov:generatedAtTime)
     PropMap(PROV.generatedAtTime, "generatedAtTime", "datetime"),
     PropMap(TGNEO.verdict, "verdict"),
@@ -188,6 +191,8 @@ RELATIONSHIPS: tuple[RelMap, ...] = (
     RelMap(TGNEO.sentence, Rel.SENTENCE, "sentences"),
     RelMap(TGNEO.hit, Rel.HIT, "hits"),
     RelMap(TGNEO.retrieved, Rel.RETRIEVED, "retrieved"),
+    RelMap(TGNEO.questionPart, Rel.QUESTION_PART, "question_parts"),
+    RelMap(TGNEO.forPart, Rel.FOR_PART, "for_parts"),
     RelMap(TGNEO.standsWithout, Rel.STANDS_WITHOUT, "stands_without"),
     RelMap(TGNEO.counterfactual, Rel.COUNTERFACTUAL, "counterfactuals"),
     RelMap(TGNEO.ablated, Rel.ABLATED, "ablated"),
@@ -210,12 +215,14 @@ LINK_PROPERTY: dict[tuple[Rel, URIRef], PropMap] = {
 }
 
 PROV_PROFILE_ONLY_LABELS = frozenset(
-    {Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.VERIFICATION, Label.COUNTERFACTUAL}
-)
+    {Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.VERIFICATION, Label.COUNTERFACTUAL,
+     Label.QUESTION_PART}
+)  # fmt: skip
 """Nodes only the ``prov`` profile exports: the ``trustgraph`` profile is exactly TrustGraph's triples."""
 PROV_PROFILE_ONLY_RELS = frozenset(
-    {Rel.SENTENCE, Rel.WAS_INVALIDATED_BY, Rel.HIT, Rel.RETRIEVED, Rel.STANDS_WITHOUT, Rel.COUNTERFACTUAL, Rel.ABLATED}
-)
+    {Rel.SENTENCE, Rel.WAS_INVALIDATED_BY, Rel.HIT, Rel.RETRIEVED, Rel.STANDS_WITHOUT, Rel.COUNTERFACTUAL, Rel.ABLATED,
+     Rel.QUESTION_PART, Rel.FOR_PART}
+)  # fmt: skip
 """Relationships only the ``prov`` profile exports (tgneo's own, from TrustGraph's nodes to tgneo's)."""
 
 STRUCTURAL_LABELS = frozenset(
@@ -244,7 +251,7 @@ MOST_SPECIFIC_FIRST: tuple[Label, ...] = (
     Label.FOCUS, Label.SYNTHESIS, Label.PATTERN_DECISION, Label.ANALYSIS, Label.THOUGHT, Label.OBSERVATION,
     Label.CONCLUSION, Label.PLAN, Label.STEP_RESULT, Label.DECOMPOSITION, Label.FINDING, Label.EDGE_SELECTION,
     Label.CHUNK_SELECTION, Label.ANSWER_SENTENCE, Label.DOCUMENT_CHANGE, Label.RETRIEVAL_HIT, Label.VERIFICATION,
-    Label.COUNTERFACTUAL, Label.QUESTION,
+    Label.COUNTERFACTUAL, Label.QUESTION_PART, Label.QUESTION,
     # extraction time
     Label.DOCUMENT, Label.PAGE, Label.SECTION, Label.IMAGE, Label.CHUNK, Label.SUBGRAPH,
     # TrustGraph's mixins: they qualify a step (an Answer, an Error) but never name its type

@@ -44,7 +44,7 @@ tgneo class the node is labelled with: ``isinstance(q, Question)``, ``isinstance
 outside tgneo's vocabulary cannot be resolved by neomodel (``NodeClassNotDefined``).
 
 Values: properties are stored natively (integers, floats, ``DateTime``, lists), but the graph model keeps
-a literal as its exact text when it is not canonical (``tgneo.graphmodel.native_value``: ``"007"`` for an
+a literal as its exact text when it is not canonical (``tgneo.graphmodel.terms.native_value``: ``"007"`` for an
 integer). The lenient properties here return such a string as it is instead of failing the whole node.
 
 Example:
@@ -237,7 +237,7 @@ class TgNode(StructuredNode):
 
     @classmethod
     def within(cls, workspace: str, collection: str) -> NodeSet[Self]:
-        """This class's nodes in one workspace and collection: every lookup should be isolated (DESIGN §3)."""
+        """This class's nodes in one workspace and collection: every lookup should filter on both (isolation)."""
         return cls.nodes.filter(workspace=workspace, collection=collection)
 
     @classmethod
@@ -318,7 +318,7 @@ def _build() -> dict[Label, type[TgNode]]:
         Label.BASE, "Any node tgneo wrote (every one carries ``:Tgneo``, so a shared database tells tgneo's apart)."
     ))  # fmt: skip
     for label in (Label.RESOURCE, Label.EXPLAIN, Label.SOURCE):
-        doc = f"Any node labelled ``:{label.value}`` (a structural label of the graph model, DESIGN §3)."
+        doc = f"Any node labelled ``:{label.value}`` (a structural label of the graph model, docs/graph-model.md)."
         namespace = _resource_namespace(label, doc)
         if label == Label.RESOURCE:
             # The one class neomodel may resolve a resource to: every other tgneo label is optional on it.

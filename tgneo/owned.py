@@ -1,6 +1,6 @@
 """What tgneo owns in a shared database, named so that the user's text-to-Cypher tools can leave it out.
 
-tgneo records traces in the user's own Neo4j database, beside their graph (DESIGN §3, STYLE 17). LangChain's
+tgneo records traces in the user's own Neo4j database, beside their graph. LangChain's
 ``GraphCypherQAChain`` and neo4j-graphrag's ``Text2CypherRetriever`` put that database's schema into every prompt,
 so without a way to leave tgneo out, their model reads hundreds of lines of tgneo's labels, relationship types and
 properties before each question. Both read the schema as ``apoc.meta.data`` reports it (neo4j-graphrag's

@@ -36,6 +36,9 @@ class Answer:
         steps: The URIs of the steps recorded, in the order they were streamed.
         verification: What the counterfactual check found (``verify=True``): its ``verdict`` (``supported``,
             ``partly``, ``unsupported``), ``sufficient``, ``model`` and each item's ``necessity``.
+        warnings: What the answer warned of, in the order said: over another tool's graph, each fallback it took
+            (their index missing, or not one the configured embedder can ask: what found their entities or chunks
+            instead, and the remedy), as the stream's warning events said it.
     """
 
     text: str
@@ -50,6 +53,7 @@ class Answer:
     out_tokens: int = 0
     steps: tuple[str, ...] = ()
     verification: VerificationSummary | None = None
+    warnings: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.text

@@ -1,8 +1,8 @@
 """Workspaces and collections: the one rule for their names, and the name of the unnamed one.
 
-Every node tgneo writes carries a ``workspace`` and a ``collection`` (DESIGN §3, isolation), and every
-road in names them: CLI options, HTTP bodies and query strings, gateway envelopes, the store's own
-functions. They all check a name here, so a name one road accepts is never refused by another.
+Every node tgneo writes carries a ``workspace`` and a ``collection``, every lookup filters on both
+(isolation), and every road in names them: CLI options, HTTP bodies and query strings, gateway envelopes,
+the store's own functions. They all check a name here, so a name one road accepts is never refused by another.
 
 ``default`` is both tgneo's and TrustGraph's name for the workspace or collection a caller did not name
 (TrustGraph's client sends it when nothing was configured; see :mod:`tgneo.service.access` for what it

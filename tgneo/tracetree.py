@@ -37,7 +37,13 @@ def _edge_line(edge: dict[str, Any]) -> str:
     o = st.get("o_label") or st["o"]
     score = f" score {edge['score']:.2f}" if isinstance(edge.get("score"), int | float) else ""
     concept = f" concept {', '.join(edge['concept'])}" if edge.get("concept") else ""
-    return f"[cyan]({escape(str(s))}, {escape(str(p))}, {escape(str(o))})[/]{score}{escape(concept)}"
+    return f"[cyan]({escape(str(s))}, {escape(str(p))}, {escape(str(o))})[/]{score}{escape(concept)}{for_parts(edge)}"
+
+
+def for_parts(item: dict[str, Any]) -> str:
+    """`` for part 1`` after a hit or a selection of a two-part question (nothing for a question of one part)."""
+    served = item.get("parts") or []
+    return f" [magenta]for part {' and '.join(map(str, served))}[/]" if served else ""
 
 
 def _describe(step: dict[str, Any]) -> str:
@@ -87,7 +93,9 @@ def hit_line(hit: dict[str, Any], name: str | None = None) -> str:
     if hit.get("text_rank") is not None:
         found.append(f"full text #{hit['text_rank']} ({hit['text_score']:.1f})")
     item = f"{name} <{hit['item']}>" if name else hit["item"]
-    return f"#{hit['rank']} {item}  {' + '.join(found)} → {hit['fused']:.4f}"
+    served = hit.get("parts") or []
+    part = f"  for part {' and '.join(map(str, served))}" if served else ""
+    return f"#{hit['rank']} {item}  {' + '.join(found)} → {hit['fused']:.4f}{part}"
 
 
 NECESSARY = 0.25
@@ -154,6 +162,9 @@ def render_trace(trace: dict[str, Any]) -> Tree:
         others = [p for p in step["parents"][1:] if p in steps]
         if others:
             node.add(f"[dim]also derives from {escape(', '.join(others))}[/]")
+        for part in step.get("parts", []):
+            concepts = ", ".join(str(c) for c in part.get("concepts") or [])
+            node.add(f"[magenta]part {part['index']}[/] {escape(repr(str(part['text'])))}: {escape(concepts)}")
         for e in step.get("entities", []):
             node.add(f"seed {escape(str(e.get('label') or e['uri']))}")
         for edge in step.get("edges", []):
@@ -169,7 +180,10 @@ def render_trace(trace: dict[str, Any]) -> Tree:
             doc = f" → {', '.join(c.get('chain', []))}" if c.get("chain") else ""
             mark = f" [red](source {invalidated[chunk['selection']]})[/]" if chunk["selection"] in invalidated else ""
             score = f" score {chunk['score']:.2f}" if isinstance(chunk.get("score"), int | float) else ""
-            node.add(f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{mark}{needed(chunk['selection'])}")
+            node.add(
+                f"chunk {escape(str(c.get('uri', '?')))}{escape(doc)}{score}{for_parts(chunk)}{mark}"
+                f"{needed(chunk['selection'])}"
+            )
         if step.get("hits"):
             names = {e["uri"]: e.get("label") for e in step.get("entities", [])}  # GraphRAG's seeds
             what = "seed entity(ies)" if names else "chunk(s)"

@@ -184,6 +184,15 @@ class TGNEO(DefinedNamespace):
     """Its full-text (Lucene) score."""
     fusedScore: URIRef
     """Its reciprocal-rank-fusion score: the sum of ``1 / (60 + rank)`` over the lists that found it."""
+    QuestionPart: URIRef
+    """One part of a question that asks two things (a ``prov:Entity`` attached to a Grounding): its text
+    (``prov:value``), its position (``tgneo:partIndex``) and the concepts grounded for it (``tg:concept``)."""
+    questionPart: URIRef
+    """A Grounding → one of the parts the question was answered in."""
+    partIndex: URIRef
+    """A question part's 1-based position in its question."""
+    forPart: URIRef
+    """A retrieval hit, an edge selection or a chunk selection → the question part it was found or selected for."""
     Verification: URIRef
     """The counterfactual check of an answer (a ``prov:Entity`` derived from the Synthesis or Conclusion it checks):
     whether the answer depends on the evidence it cites (:mod:`tgneo.explain.verification`)."""
@@ -290,6 +299,8 @@ class Label(StrEnum):
     """One trace's record of a source document it used being replaced or removed: the trace is stale."""
     RETRIEVAL_HIT = "RetrievalHit"
     """How an Exploration found one item: its ranks in the vector and full-text lists, and fused."""
+    QUESTION_PART = "QuestionPart"
+    """One part of a two-part question, grounded, retrieved and selected for on its own."""
     VERIFICATION = "Verification"
     """The counterfactual check of an answer: does it depend on the evidence it cites?"""
     COUNTERFACTUAL = "Counterfactual"
@@ -330,6 +341,10 @@ class Rel(StrEnum):
     """An Exploration → a RetrievalHit."""
     RETRIEVED = "RETRIEVED"
     """A RetrievalHit → the chunk it found."""
+    QUESTION_PART = "QUESTION_PART"
+    """A Grounding → a QuestionPart."""
+    FOR_PART = "FOR_PART"
+    """A RetrievalHit, EdgeSelection or ChunkSelection → the QuestionPart it served."""
     STANDS_WITHOUT = "STANDS_WITHOUT"
     """A Verification → an answer sentence that still stands without its cited evidence."""
     COUNTERFACTUAL = "COUNTERFACTUAL"

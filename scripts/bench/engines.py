@@ -69,7 +69,7 @@ from tgneo import uris
 from tgneo.engines import GraphRag, Request
 from tgneo.engines.verify import DEFAULT_BUDGET, Budget
 from tgneo.explain.events import ExplainEvent, SessionEnd
-from tgneo.explain.source import Activity, DerivedEntity, Document, Subgraph
+from tgneo.explain.extraction_time import Activity, DerivedEntity, Document, Subgraph
 from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.index import index_collection
 from tgneo.llm.base import Embeddings

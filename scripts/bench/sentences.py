@@ -3,9 +3,9 @@
 
 The offline answers quote the sentences of what was retrieved that score best for the question
 (:mod:`tgneo.llm.offline.answers`). This bench gives them the best retrieval there can be — every sentence of
-the one document that answers, for each question of the three evaluation sets of ``scripts/bench/quality/`` (no Neo4j
-needed) — and asks whether the top sentence, or any of the top three or ten, names one of the question's gold terms
-(as ``quality.py`` judges an answer), ranking by:
+the one document that answers, for each question of the evaluation sets of ``scripts/bench/quality/`` (no Neo4j
+needed; ``--set`` to choose some, default all) — and asks whether the top sentence, or any of the top three or
+ten, names one of the question's gold terms (as ``quality.py`` judges an answer), ranking by:
 
 * ``cosine`` — the embedder's similarity of each sentence to the question, alone;
 * ``blend`` — the score the offline answers use (key terms, meaning where the embedder knows it, answer type);
@@ -15,14 +15,21 @@ sentence only when it carries what was asked) names a gold term when it is hande
 passages (``answer``): what the engines' answers reach with retrieval that cannot miss. Where an engine's hit rate
 is near that, its shortfall is the answer's rule of quoting, not retrieval.
 
+A two-part question (``parts``, issue 48) is handed every sentence of its part's page, or of both pages when its
+parts come from two (the passages of both, for ``answer``), and counts as ``quality.py`` counts it: answered when a
+gold term of any part is named. Beside that, ``answer_both_parts`` is the share of the two-part questions whose
+offline answer, so handed its page(s), names a gold term of every part: the bound for ``quality.py``'s
+``both_parts``.
+
 ``corpus top 25`` ranks, by ``blend``, every sentence of the whole set instead (no retrieval, no document known)
 and looks at the best 25: GraphRAG's context at most (``edge_limit`` 25 edges, one a sentence first). GraphRAG
 ranks only the sentences its exploration reached (and weighs a word by its rarity among them), so where its context
 recall is under this, the pool it ranked, not the scorer, lost the answer.
 
 Prints, as its LAST line, JSON ``{"bench": "sentences", "ratios": {...}, "absolute": {...}}`` with
-``{ranking}_top{1,3,10}_{set}_{model}``, ``answer_{set}_{model}``, ``corpus_top25_{set}_{model}`` and
-``…_paraphrases_{set}_{model}`` (the share of questions answered at that depth). An engine does worse than the
+``{ranking}_top{1,3,10}_{set}_{model}``, ``answer_{set}_{model}``, ``corpus_top25_{set}_{model}``,
+``…_paraphrases_{set}_{model}`` (the share of questions answered at that depth) and, for a set with two-part
+questions, ``answer_both_parts_{set}_{model}``. An engine does worse than the
 document's columns (retrieval misses, other documents' sentences compete), so where ``blend_top3_paraphrases`` stays
 under issue 38's goal for paraphrases (0.5), no tuning of the answers reaches it with that embedder. Embedders not
 installed (or not fetched) are reported and skipped.
@@ -40,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from embedders import installed  # scripts/bench/embedders.py
-from quality import SETS, EvalSet, mentions  # scripts/bench/quality.py
+from quality import SETS, EvalSet, every_part, golds, mentions, sources  # scripts/bench/quality.py
 from rich.console import Console
 from rich.table import Table
 
@@ -82,7 +89,8 @@ def answered(order: Sequence[int], candidates: Sequence[str], gold: Sequence[str
 
 
 Counts = dict[tuple[str, int, bool], int]
-"""(ranking, depth, paraphrases only) → questions answered; the ``answer`` column's depth is 0."""
+"""(ranking, depth, paraphrases only) → questions answered; the ``answer`` column's depth is 0, and
+``("answer_both_parts", 0, False)`` counts the two-part questions whose answer names every part."""
 
 
 def count(e: Any, evalset: EvalSet) -> tuple[Counts, list[dict[str, Any]]]:
@@ -92,24 +100,28 @@ def count(e: Any, evalset: EvalSet) -> tuple[Counts, list[dict[str, Any]]]:
     questions = evalset.load()
     counts = {(r, d, p): 0 for r in RANKINGS for d in DEPTHS for p in (False, True)}
     counts |= {("answer", 0, p): 0 for p in (False, True)} | {("corpus", CORPUS_DEPTH, p): 0 for p in (False, True)}
+    counts[("answer_both_parts", 0, False)] = 0
     for q in questions:
-        candidates = distinct_sentences(docs[q["source"]])
+        passages = [text for source in sources(q) for text in docs[source]]
+        candidates = distinct_sentences(passages)
+        gold = golds(q)
         question, *others = e.vectors([q["question"], *candidates])  # None: a text with no words
         cosine = [sum(a * b for a, b in zip(question or (), v or (), strict=False)) for v in others]
         with using(e):
             blend = sentence_scores(q["question"], candidates)
-            said = docrag_synthesis({"question": q["question"], "passages": [{"text": t} for t in docs[q["source"]]]})
+            said = docrag_synthesis({"question": q["question"], "passages": [{"text": t} for t in passages]})
             overall = sentence_scores(q["question"], every)
         for ranking, scores in (("cosine", cosine), ("blend", blend)):
             order = ranked(scores)
             for depth in DEPTHS:
-                hit = answered(order, candidates, q["gold"], depth)
+                hit = answered(order, candidates, gold, depth)
                 counts[(ranking, depth, False)] += hit
                 counts[(ranking, depth, True)] += hit and bool(q.get("paraphrase"))
         hits = {
-            ("answer", 0): any(mentions(said, g) for g in q["gold"]),
-            ("corpus", CORPUS_DEPTH): answered(ranked(overall), every, q["gold"], CORPUS_DEPTH),
+            ("answer", 0): any(mentions(said, g) for g in gold),
+            ("corpus", CORPUS_DEPTH): answered(ranked(overall), every, gold, CORPUS_DEPTH),
         }
+        counts[("answer_both_parts", 0, False)] += "parts" in q and every_part(said, q)
         for (ranking, depth), hit in hits.items():
             counts[(ranking, depth, False)] += hit
             counts[(ranking, depth, True)] += hit and bool(q.get("paraphrase"))
@@ -124,18 +136,28 @@ COLUMNS = [*((r, d) for r in RANKINGS for d in DEPTHS), ("answer", 0), ("corpus"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--set", dest="sets", action="append", choices=[*SETS, "all"], help="evaluation set(s) to run (default: all)"
+    )
+    args = parser.parse_args(argv)
+    chosen = list(SETS) if not args.sets or "all" in args.sets else list(dict.fromkeys(args.sets))
     ratios: dict[str, float] = {}
     absolute: dict[str, Any] = {}
     table = Table(title="questions answered by the best sentences of the answering document, or of the set (corpus)")
-    for heading in ("embedder", "set", *(column(r, d) for r, d in COLUMNS)):
+    for heading in ("embedder", "set", *(column(r, d) for r, d in COLUMNS), "answer both parts"):
         table.add_column(heading)
     for model, e in installed(EMBEDDERS):
-        for name, evalset in SETS.items():
-            counts, questions = count(e, evalset)
+        for name in chosen:
+            counts, questions = count(e, SETS[name])
             paraphrases = sum(bool(q.get("paraphrase")) for q in questions)
+            two_part = sum("parts" in q for q in questions)
             absolute[f"questions_{name}"], absolute[f"paraphrases_{name}"] = len(questions), paraphrases
             row = [model, name]
+            both = counts.pop(("answer_both_parts", 0, False))
+            if two_part:
+                absolute[f"two_part_{name}"] = two_part
+                ratios[f"answer_both_parts_{name}_{model}"] = round(both / two_part, 3)
             for (ranking, depth, para), n in counts.items():
                 if para and not paraphrases:
                     continue
@@ -145,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not para:
                     cell = f"{n}/{len(questions)}"
                     row.append(cell + (f" ({counts[(ranking, depth, True)]}/{paraphrases})" if paraphrases else ""))
-            table.add_row(*row)
+            table.add_row(*row, f"{both}/{two_part}" if two_part else "")
     console.print(table)
     print(json.dumps({"bench": "sentences", "ratios": ratios, "absolute": absolute}))
     return 0

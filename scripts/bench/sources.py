@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where Document RAG loses a question's gold file, stage by stage, on the three evaluation sets.
+"""Where Document RAG loses a question's gold file, stage by stage, on the evaluation sets.
 
 ``quality.py``'s *source recall* counts an answer whose citations name the question's gold file: the documents
 of the sentences the answer cites (:func:`tgneo.engines.attribution.cited_sources`), not of everything it was
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from cleanup import drop_collections  # scripts/bench/cleanup.py
-from quality import SETS, WORKSPACE, EvalSet, Heard, ask, ratio  # scripts/bench/quality.py
+from quality import SETS, WORKSPACE, EvalSet, Heard, ask, ratio, sources  # scripts/bench/quality.py
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
@@ -79,7 +79,7 @@ def follow(store: Store, llm: LLM, evalset: EvalSet, show: bool) -> tuple[dict[s
         heard = Heard(llm)
         engine = build_engine(SessionKind.DOC_RAG, store, heard)
         for item in track(questions, description=f"{evalset.name}: following", console=console, transient=True):
-            question, gold = item["question"], item["source"]
+            question, gold = item["question"], set(sources(item))  # a two-part question's: either part's file
             concepts = concepts_of(llm.complete(Task("grounding", {"question": question})).text, question)
             embedded = llm.embed([*concepts, question]).vectors
             hits = kg.search_chunks(store, WORKSPACE, collection, embedded, embedded[-1], DOC_LIMIT, question)
@@ -93,18 +93,20 @@ def follow(store: Store, llm: LLM, evalset: EvalSet, show: bool) -> tuple[dict[s
             mismatched += passages != handed
             file = files_of(store, collection, [h.uri for h in hits], files)
             there = {
-                "exact": gold in {files.get(r["document"] or "", "") for r in exact},
-                "vector": gold in {file[h.uri] for h in hits if h.vector_rank and h.vector_rank <= DOC_LIMIT},
-                "full_text": gold in {file[h.uri] for h in hits if h.text_rank},
-                "handed": gold in {file[uri] for uri in handed},
-                "cited": gold in answer.files,
+                "exact": bool(gold & {files.get(r["document"] or "", "") for r in exact}),
+                "vector": bool(gold & {file[h.uri] for h in hits if h.vector_rank and h.vector_rank <= DOC_LIMIT}),
+                "full_text": bool(gold & {file[h.uri] for h in hits if h.text_rank}),
+                "handed": bool(gold & {file[uri] for uri in handed}),
+                "cited": bool(gold & answer.files),
             }
             kept.update(stage for stage, yes in there.items() if yes)
             if item.get("paraphrase"):
                 kept_paraphrases.update(stage for stage, yes in there.items() if yes)
             if show and not all(there.values()):
                 lost = ", ".join(stage for stage, yes in there.items() if not yes)
-                console.print(f"{question}\n  gold {gold}; not in: {lost}; cited {sorted(answer.files)}", markup=False)
+                console.print(
+                    f"{question}\n  gold {sorted(gold)}; not in: {lost}; cited {sorted(answer.files)}", markup=False
+                )
     finally:
         with store.driver.session(database=store.database) as session:
             drop_collections(session, WORKSPACE, [collection])

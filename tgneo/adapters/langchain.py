@@ -10,7 +10,7 @@ What the handler sees becomes the trace TrustGraph's model has for it:
 
 * a run whose first decisive step is a **retriever** is a Document RAG answer: its Question (the run's input),
   a Grounding in the retrievers' queries, an Exploration holding every document retrieved (each placed as
-  :func:`tgneo.record` places a :class:`~tgneo.service.recording.Retrieved` item: an element id, in
+  :func:`tgneo.record` places a :class:`~tgneo.service.user_pipeline.Retrieved` item: an element id, in
   ``metadata["element_id"]`` or ``metadata["elementId"]``, of a chunk of the ``graph`` profile's graph, or a
   tgneo chunk URI, keep their source chain; any other document becomes a chunk holding its text, of the document
   its ``metadata["source"]`` — or ``fileName``, ``path``, ``title`` — names), and a Focus on the documents the
@@ -39,7 +39,7 @@ from typing import Any
 from uuid import UUID
 
 from tgneo.scope import DEFAULT_SCOPE
-from tgneo.service.recording import AgentRecording, DocRagRecording, Retrieved, begin
+from tgneo.service.user_pipeline import AgentRecording, DocRagRecording, Retrieved, begin
 from tgneo.store.driver import Store
 
 try:

@@ -43,7 +43,7 @@ from tgneo.explain.recorder import Sink
 from tgneo.graph_profiles import GraphProfile
 from tgneo.llm.base import Completion
 from tgneo.scope import DEFAULT_SCOPE
-from tgneo.service.recording import DocRagRecording, Retrieved, record
+from tgneo.service.user_pipeline import DocRagRecording, Retrieved, record
 from tgneo.store.driver import Store
 from tgneo.stream.wire import encode_verification
 

@@ -61,6 +61,7 @@ NODE_STYLES: tuple[NodeStyle, ...] = (
     _n(Label.ANSWER_SENTENCE, "#7BC89C", 40, "{sentenceIndex} {value}"),
     _n(Label.DOCUMENT_CHANGE, "#D9534F", 45, "{change}"),
     _n(Label.RETRIEVAL_HIT, "#9FD3D9", 30, "#{rank}"),
+    _n(Label.QUESTION_PART, "#F3B27A", 45, "{partIndex} {value}"),
     # the counterfactual check of an answer: its verdict; each re-run, leaving out one selection, that selection's
     # necessity first (what a small node has room for), then how it altered the evidence (all the others show)
     _n(Label.VERIFICATION, "#AD1457", 60, "{verdict}"),
@@ -90,6 +91,8 @@ REL_COLORS: dict[Rel, str] = {
     Rel.SENTENCE: "#7BC89C",
     Rel.HIT: "#9FD3D9",
     Rel.RETRIEVED: "#9FD3D9",
+    Rel.QUESTION_PART: "#F3B27A",
+    Rel.FOR_PART: "#F3B27A",
     Rel.STANDS_WITHOUT: "#D64541",
     Rel.COUNTERFACTUAL: "#AD1457",
     Rel.ABLATED: "#F48FB1",

@@ -43,9 +43,12 @@ def cli(verbose: bool) -> None:
 
 
 def _graph_warnings_on_stderr(verbose: bool) -> None:
-    """Print the graph profiles' fallback warnings (logger ``tgneo.graphs``: which route found their entities or
-    chunks when an index is missing) on stderr as ``warning: …``, for ``tgneo ask`` and ``tgneo load index`` as for
-    ``tgneo serve``; they go to the log file too. With ``-v`` the log on stderr shows them already."""
+    """Print the graph profiles' warnings (logger ``tgneo.graphs``: what ``tgneo load index`` found missing) on stderr
+    as ``warning: …``; they go to the log file too. With ``-v`` the log on stderr shows them already.
+
+    A question's warnings (which route found their entities or chunks when an index is missing) are not printed
+    from the log: its stream carries them (``WarningEvent``), and ``tgneo ask`` prints them from there, in-process
+    and with ``--url`` alike (the record says so: ``tgneo_streamed``)."""
     logger = logging.getLogger("tgneo.graphs")
     for handler in [h for h in logger.handlers if getattr(h, "tgneo_cli", False)]:
         logger.removeHandler(handler)  # a second invocation in one process (tests) replaces, not adds
@@ -54,6 +57,7 @@ def _graph_warnings_on_stderr(verbose: bool) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("warning: %(message)s"))
+    handler.addFilter(lambda record: not getattr(record, "tgneo_streamed", False))
     handler.tgneo_cli = True  # type: ignore[attr-defined]
     logger.addHandler(handler)
 

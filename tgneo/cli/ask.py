@@ -40,6 +40,7 @@ from tgneo.explain.events import (
     ExplainEvent,
     SessionEnd,
     VerificationSummary,
+    WarningEvent,
 )
 from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import AgentPattern, SessionKind
@@ -207,6 +208,9 @@ class _Printer:
             sys.stdout.write(event.text)
             sys.stdout.flush()
             self.mid_answer = self.mid_answer or bool(event.text)
+        elif isinstance(event, WarningEvent):
+            self._aside()
+            say(f"warning: {escape(' '.join(event.message.split()))}")
         elif isinstance(event, ExplainEvent) and self.view is not None:
             self._aside()
             self.view.explain(event)

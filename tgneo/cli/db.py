@@ -21,13 +21,13 @@ from tgneo.provision.server import DEFAULT_INSTANCE
 def _local(
     instance: str, bolt_port: int | None = None, http_port: int | None = None, auth: bool | None = None,
     heap: str | None = None, pagecache: str | None = None, report: Callable[[str], None] | None = None,
-    plugins: tuple[str, ...] | None = None,
+    plugins: tuple[str, ...] = (), without_plugins: tuple[str, ...] = (),
 ) -> Any:  # fmt: skip
     from tgneo.provision import LocalNeo4j
 
     return LocalNeo4j(
         default_home(), instance, bolt_port=bolt_port, http_port=http_port, auth=auth, heap=heap,
-        pagecache=pagecache, plugins=plugins,
+        pagecache=pagecache, plugins=plugins, without_plugins=without_plugins,
         report=report or (lambda line: err.print(f"[dim]{escape(line)}[/]", soft_wrap=True)),
     )  # fmt: skip
 
@@ -49,7 +49,8 @@ def db() -> None:
     The jars are resolved once with Maven into $TGNEO_HOME (default ~/.cache/tgneo); each
     instance keeps its conf/, data/, logs/ and a generated password there. Needs Java 17 and
     Maven (Debian: apt-get install openjdk-17-jre-headless maven); no Docker, no other download.
-    `tgneo db start --plugin apoc` adds APOC for your own tools (tgneo itself never calls it).
+    `tgneo db start --plugin apoc` adds APOC for your own tools (tgneo itself never calls it); the
+    instance keeps it until `tgneo db start --no-plugin apoc`.
     """
 
 
@@ -63,17 +64,21 @@ def db() -> None:
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for Bolt.")
 @click.option(
     "--plugin", "plugins", multiple=True, metavar="NAME",
-    help=f"A server plugin for your own tools, from Maven Central (repeatable; known: {', '.join(PLUGINS)}). "
-    f"{ENV_VAR}=apoc (comma-separated) does the same. [default: none]",
+    help=f"Add a server plugin for your own tools, from Maven Central; the instance keeps it (repeatable; known: "
+    f"{', '.join(PLUGINS)}). {ENV_VAR}=apoc (comma-separated) does the same. [default: none]",
+)  # fmt: skip
+@click.option(
+    "--no-plugin", "without", multiple=True, metavar="NAME",
+    help="Remove a plugin the instance keeps (repeatable); it stays off until --plugin adds it again.",
 )  # fmt: skip
 @fails_cleanly
 def db_start(
     instance: str, bolt_port: int | None, http_port: int | None, auth: bool | None, heap: str | None,
-    pagecache: str | None, timeout: float, plugins: tuple[str, ...],
+    pagecache: str | None, timeout: float, plugins: tuple[str, ...], without: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Provision (first time) and start the server, wait until Bolt answers, print its URI.
 
-    Idempotent: a running server is reused (restarted only to add a plugin asked for), a stale pid
+    Idempotent: a running server is reused (restarted only to add or remove a plugin), a stale pid
     file is cleaned up.
 
     \b
@@ -81,32 +86,32 @@ def db_start(
     apoc.* out of the procedure sandbox (dbms.security.procedures.unrestricted and .allowlist =
     apoc.*). Why: LangChain's Neo4jGraph(), LLM Graph Builder and neo4j-graphrag's Neo4jWriter
     need APOC and fail without it. tgneo itself never calls APOC: its own queries are plugin-free.
-    Plugins load only when the server starts, hence this rule:
+    An instance keeps the plugins it was given (in its instance.json) until you remove one:
 
     \b
-    - a stopped instance starts with exactly the plugins asked for (none without --plugin or
-      TGNEO_NEO4J_PLUGINS: a previous start's APOC is removed);
-    - a running instance that lacks a plugin asked for is restarted with the plugins it had plus
-      the asked ones (a notice says so; its ports and data stay);
-    - a running instance asked for no plugin, or for some it has, is reused as it runs, never
-      stripped of a plugin your tools may be using (a notice names its plugins).
-    To remove a plugin: tgneo db stop, then tgneo db start without it. `tgneo db status` says which
-    plugins are on.
+    - a plain start (after tgneo db stop, or of a running instance) keeps them all;
+    - --plugin NAME adds one, --no-plugin NAME removes one, from this start on;
+    - plugins load only when the server starts, so a running instance whose plugins change is
+      restarted (a notice says so; its ports, password and data stay).
+    To remove a plugin: tgneo db start --no-plugin NAME. This command and `tgneo db status` say
+    which plugins are on.
     """
-    from tgneo.provision.plugins import describe, requested_plugins
+    from tgneo.provision.plugins import describe, parse_plugins, requested_plugins
 
-    asked = requested_plugins(plugins)  # an unknown name is refused before anything is started or resolved
+    removed = parse_plugins(without)  # an unknown name is refused before anything is started or resolved
+    added = requested_plugins(plugins, without=removed)
     began = time.monotonic()
     with spinner("starting Neo4j…") as report:
-        local = _local(instance, bolt_port, http_port, auth, heap, pagecache, report, plugins=asked)
+        local = _local(instance, bolt_port, http_port, auth, heap, pagecache, report, added, removed)
         status = local.start(timeout=timeout)
     i = status.instance
+    named = "" if instance == DEFAULT_INSTANCE else f" --instance {shlex.quote(instance)}"  # as a new shell needs it
     err.print(f"[green]Neo4j is up[/] (pid {status.pid}, {time.monotonic() - began:.1f}s)")
     err.print(f"  Browser  {i.browser_url}")
-    if i.plugins:
-        err.print(f"  plugins  {escape(describe(i.plugins))}")
+    one = i.plugins[0] if len(i.plugins) == 1 else "NAME"
+    kept = f" (kept until tgneo db start{named} --no-plugin {one})" if i.plugins else ""
+    err.print(f"  plugins  {escape(describe(i.plugins) + kept)}")
     err.print(f"  user     neo4j / password in {i.password_file}" if i.auth else "  auth     off")
-    named = "" if instance == DEFAULT_INSTANCE else f" --instance {shlex.quote(instance)}"  # as a new shell needs it
     err.print(f'  env      eval "$(tgneo db env{escape(named)})"')
     out.print(i.bolt_uri)
 

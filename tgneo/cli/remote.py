@@ -18,7 +18,7 @@ from typing import IO, Any
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import SessionKind
-from tgneo.stream.options import SERVICES
+from tgneo.stream.options import REQUEST_FIELDS
 from tgneo.stream.pipeline import final
 from tgneo.stream.wire import Message
 
@@ -65,7 +65,7 @@ class Remote:
             BadRequest: an option the engine does not have (nothing was sent).
             RemoteError: the server refused the question or could not be reached.
         """
-        fields = SERVICES[kind.wire]
+        fields = REQUEST_FIELDS[kind.wire]
         wire_names = {name: wire for wire, name in fields.options.items()}
         body: dict[str, Any] = {fields.question: question, "collection": self.collection, "workspace": self.workspace}
         if graph is not None:

@@ -1,6 +1,6 @@
-// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content, retrieval hits (which index found each chunk, at which rank) and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read), and a verification's sentences that stand without their evidence and a counterfactual's ablated selections. At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
+// Purpose: a whole trace in one round trip: the root and every step derived from it (at any depth, sub-traces included, found breadth-first from the root), each with its relationships, selected edges (labels, source chains), chunks, entities, content, retrieval hits (which index found each chunk, at which rank), the parts of a two-part question (a Grounding's, each with its concepts; which part each hit and selection served) and answer sentences (each with the evidence candidates of the selections it derives from: sentences and where they were read), and a verification's sentences that stand without their evidence and a counterfactual's ablated selections. At most $max_steps steps (shallowest first) are detailed; total_steps says how many there are.
 // Params: $workspace, $collection, $uri, $max_steps
-// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences, hits, ablated, stands_without)
+// Returns: root MAP (uri, labels, props), total_steps INTEGER, steps LIST<MAP> (uri, labels, props, depth, parents, edges, chunks, selected_chunks, entities, thoughts, documents, sentences, hits, question_parts, ablated, stands_without)
 MATCH (root:TgResource {workspace: $workspace, collection: $collection, uri: $uri})
 WHERE root:TgExplain
 CALL (root) {
@@ -22,6 +22,7 @@ WITH root, total_steps, collect({
   parents: [(step)-[:WAS_DERIVED_FROM]->(parent) | parent.uri],
   edges: [(step)-[:SELECTED_EDGE]->(sel)-[:EDGE]->(st:TgStatement) | {
     selection: sel.uri, concept: sel.concept, score: sel.score, reasoning: sel.reasoning,
+    parts: [(sel)-[:FOR_PART]->(qp:QuestionPart) | qp.partIndex],
     statement: {
       id: st.id, s: st.s, s_kind: st.s_kind, p: st.p, o: st.o, o_kind: st.o_kind,
       o_datatype: st.o_datatype, o_lang: st.o_lang,
@@ -41,7 +42,7 @@ WITH root, total_steps, collect({
     }
   }],
   chunks: [(step)-[:SELECTED_CHUNK]->(sel:ChunkSelection) | {
-    selection: sel.uri, score: sel.score,
+    selection: sel.uri, score: sel.score, parts: [(sel)-[:FOR_PART]->(qp:QuestionPart) | qp.partIndex],
     chunk: [(sel)-[:DOCUMENT]->(c) | {uri: c.uri, text: c.text,
             chain: COLLECT { MATCH (c)-[:WAS_DERIVED_FROM]->{1,8}(d:TgDocument) RETURN DISTINCT d.uri }}][0]
   }],
@@ -76,7 +77,11 @@ WITH root, total_steps, collect({
   documents: [(step)-[:DOCUMENT]->(d) WHERE NOT step:ChunkSelection | {uri: d.uri, text: d.text, contentType: d.contentType}],
   hits: [(step)-[:HIT]->(h:RetrievalHit) | {
     rank: h.rank, item: [(h)-[:RETRIEVED]->(c) | c.uri][0], fused: h.fusedScore,
-    vector_rank: h.vectorRank, vector_score: h.vectorScore, text_rank: h.textRank, text_score: h.textScore
+    vector_rank: h.vectorRank, vector_score: h.vectorScore, text_rank: h.textRank, text_score: h.textScore,
+    parts: [(h)-[:FOR_PART]->(qp:QuestionPart) | qp.partIndex]
+  }],
+  question_parts: [(step)-[:QUESTION_PART]->(qp:QuestionPart) | {
+    uri: qp.uri, index: qp.partIndex, text: qp.value, concepts: coalesce(qp.concept, [])
   }],
   ablated: [(step)-[:ABLATED]->(x) | x.uri],
   stands_without: [(step)-[:STANDS_WITHOUT]->(a:AnswerSentence) | a.sentenceIndex]

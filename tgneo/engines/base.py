@@ -1,7 +1,7 @@
 """What every engine shares: the request, the per-question session, and the template method.
 
-An engine is a generator of :mod:`tgneo.explain.events`. :meth:`Engine.answer` is final (the
-template method of STYLE §4, after neo4j-graphrag's ``search → get_search_results``): it validates
+An engine is a generator of :mod:`tgneo.explain.events`. :meth:`Engine.answer` is final (a
+template method, after neo4j-graphrag's ``search → get_search_results``): it validates
 the request, opens a :class:`Session`, runs the engine's own :meth:`Engine.run`, and ends the stream
 with exactly one :class:`~tgneo.explain.events.SessionEnd` (citations and token totals) or one
 :class:`~tgneo.explain.events.ErrorEvent` — never silence.
@@ -33,6 +33,7 @@ from tgneo.engines.attribution import cited_sources
 from tgneo.engines.foreign import ProfileGraph
 from tgneo.engines.verify import Answering, Budget, check, recorded, summary, task_answerer
 from tgneo.errors import BadRequest, TgneoError
+from tgneo.explain.commit_pipeline import CommitPipeline
 from tgneo.explain.entity import Entity
 from tgneo.explain.events import (
     AnswerChunk,
@@ -44,9 +45,9 @@ from tgneo.explain.events import (
     SessionEnd,
     Source,
     VerificationSummary,
+    WarningEvent,
 )
 from tgneo.explain.recorder import Recorder
-from tgneo.explain.write_ahead import RecordingPipeline
 from tgneo.graph_profiles import GraphProfile
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
@@ -121,7 +122,7 @@ class Context:
     sources: dict[str, Source] = field(default_factory=dict)
     evidence: list[Evidence] = field(default_factory=list)
     """Everything the request's (sub-)traces selected, placed: what an agent's answer is attributed to."""
-    pipeline: RecordingPipeline | None = None
+    pipeline: CommitPipeline | None = None
     commits: dict[int, Future[ExplainEvent]] = field(default_factory=dict)
     """The commit of each event recorded through the pipeline, by ``id(event)``, until it is released."""
 
@@ -255,7 +256,7 @@ class Engine(ABC):
 
     def context(self, request: Request, graph: GraphReader) -> Context:
         recorder = Recorder(self.store, request.workspace, request.collection) if self.record else None
-        pipeline = RecordingPipeline(recorder) if recorder is not None else None
+        pipeline = CommitPipeline(recorder) if recorder is not None else None
         return Context(self.store, self.llm, request.workspace, request.collection, recorder, graph, pipeline=pipeline)
 
     def answer(self, request: Request) -> Iterator[Event]:
@@ -268,6 +269,8 @@ class Engine(ABC):
         options = self.options(request)
         graph = self.reader(request)
         graph.require_content(self.reads)
+        for warning in graph.take_warnings():  # said before anything is recorded (a fallback every engine takes)
+            yield WarningEvent(warning)
         ctx = self.context(request, graph)
         session = Session(ctx, self.kind, request.question)
         root = self.root_uri(session)
@@ -357,6 +360,12 @@ class _EngineThread:
         with self.changed:
             self.changed.notify()
 
+    def _warnings(self) -> None:
+        """What the reader warned of while the engine took its last step (a fallback), ahead of that step's event:
+        the one way a warning reaches every road (:class:`~tgneo.explain.events.WarningEvent`)."""
+        for warning in self.ctx.graph.take_warnings():
+            self._put("event", WarningEvent(warning))
+
     def _run(self) -> None:
         try:
             while True:
@@ -366,9 +375,12 @@ class _EngineThread:
                 try:
                     event = next(self.runner)
                 except StopIteration as stop:
+                    self._warnings()
                     return self._put("outcome", stop.value)
                 except BaseException as e:  # handed to the client's thread, which decides
+                    self._warnings()
                     return self._put("raised", e)
+                self._warnings()
                 commit = self.ctx.commits.pop(id(event), None)
                 self._put("event", event, commit)
                 if commit is not None:

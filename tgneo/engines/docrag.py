@@ -12,18 +12,25 @@
 4. **Synthesis** — the answer streams from the selected chunks' texts; it derives from the
    **Exploration**, not the Focus, because that is where TrustGraph's trace reader looks for it.
 
+A question that asks two things (:func:`tgneo.nlp.answer_type.parts`) is grounded and retrieved once per part
+(:func:`tgneo.engines.graphrag.ground_parts`, :meth:`DocRag.retrieve` with the part), and the parts' chunks are
+taken in turns (:func:`tgneo.engines.graphrag.interleave`), so that the Focus keeps the best chunks of each part:
+for a question whose parts two pages answer, both pages reach the answer. The trace says which part each concept,
+retrieved chunk and selected chunk served (:mod:`tgneo.explain.question_parts`).
+
 ``doc_limit`` defaults to 10, what ``tg-invoke-document-rag`` sends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
+from copy import copy
 from dataclasses import replace
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
 from tgneo.engines.base import Engine, Outcome, Session
-from tgneo.engines.graphrag import cited, ground, placed, usage
+from tgneo.engines.graphrag import cited, ground_parts, interleave, placed, usage
 from tgneo.engines.verify import Answering, Item
 from tgneo.errors import NotFound
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
@@ -50,10 +57,16 @@ class DocRag(Engine):
         question = DocRagQuestion(uri=uris.docrag_question_uri(sid), query=session.question, parent=session.parent)
         yield session.record(question)
 
-        grounding, concepts = ground(session, uris.docrag_grounding_uri(sid), question.uri)
-        yield session.record(grounding)
+        grounded = ground_parts(session, uris.docrag_grounding_uri(sid), question.uri)
+        grounding = grounded.step
+        yield session.record(grounding, attached=grounded.entities)
 
-        hits = _ranked(self.retrieve(session, concepts, options["doc_limit"]))
+        retrieved = [
+            _ranked(self.retrieve(_asking(session, piece, len(grounded.parts)), own, options["doc_limit"]))
+            for piece, own in zip(grounded.parts, grounded.concepts_of, strict=True)
+        ]
+        hits_for = interleave(retrieved, lambda h: h.uri)  # each part's best in turn: both parts' pages reach the Focus
+        hits = [h for h, _ in hits_for]
         exploration = DocRagExploration(
             uri=uris.docrag_exploration_uri(sid),
             grounding=grounding.uri,
@@ -61,16 +74,18 @@ class DocRag(Engine):
             chunk_ids=tuple(h.uri for h in hits),
         )
         why = retrieval_hits(exploration.uri, hits)
-        yield session.record(exploration, attached=why)
+        served = {hit.uri: among for hit, (_, among) in zip(why, hits_for, strict=True)}
+        yield session.record(exploration, attached=[*why, *grounded.items(served)])
 
-        kept = hits[: options["doc_limit"]]  # ranked by reciprocal rank fusion (kg.fuse)
+        kept = hits[: options["doc_limit"]]  # ranked by reciprocal rank fusion (kg.fuse), the parts' in turn
         focus = DocRagFocus(
             uri=uris.docrag_focus_uri(sid),
             exploration=exploration.uri,
             session_id=sid,
             chunks=tuple(ChunkSelection(chunk_id=h.uri, score=round(h.rerank, 4)) for h in kept),
         )
-        yield session.record(focus)
+        chosen_for = {uri: among for uri, (_, among) in zip(focus.selection_uris, hits_for, strict=False)}
+        yield session.record(focus, attached=grounded.items(chosen_for))
 
         document = uris.docrag_answer_uri(sid)
         if kept:
@@ -117,6 +132,8 @@ class DocRag(Engine):
         the trace, the citations, the sources — as Document RAG records them; :meth:`passage` turns what your
         retriever returned into hits. The default is hybrid: each concept's embedding and the whole question's
         find their nearest chunks, the question's words find chunks by full text, fused by reciprocal rank.
+        For a question that asks two things it is called once per part, with a session whose ``question`` is
+        that part and the part's own concepts; the parts' hits are then taken in turns.
         """
         embedded = session.ctx.llm.embed([*concepts, session.question]).vectors
         # the whole question searches beside its concepts: a sentence-embedding model matches its meaning
@@ -134,6 +151,16 @@ class DocRag(Engine):
         if iri is None:
             raise NotFound(f"{self.kind.wire}: no chunk {ident!r} in the graph this question reads")
         return kg.ChunkHit(iri, text, score, score)
+
+
+def _asking(session: Session, piece: str, parts: int) -> Session:
+    """``session`` as :meth:`DocRag.retrieve` sees it for one part of the question: the same session (its context,
+    its id), asking that part. A question of one part is the session itself."""
+    if parts == 1:
+        return session
+    asking = copy(session)
+    asking.question = piece
+    return asking
 
 
 def _ranked(hits: Sequence[kg.ChunkHit]) -> list[kg.ChunkHit]:

@@ -27,11 +27,19 @@ of them may be missing):
 4. else a full scan of at most :data:`SCAN_LIMIT` nodes of their label, matching names (or chunk texts) word
    by word (``profile_seeds_scan``, ``profile_chunks_scan``).
 
-A question never fails for want of an index. When the route is 3 or 4, or 2 because their vector index is
-missing, one warning per question and per kind (entities, chunks) names the route taken, why, and the
-remedy, on the logger ``tgneo.graphs``: ``tgneo ask`` and ``tgneo load index`` print it on stderr, ``tgneo
-serve`` in its log. The trace keeps it as its retrieval hits do: a hit of route 3 or 4 is a full-text hit
-(``tgneo:textRank``/``textScore``, no vector rank), of route 1 or 2 a vector hit.
+A question never fails for want of an optional index. A *required* vector index that is missing follows one
+rule, the same for every engine and checked before anything is recorded (:meth:`ProfileGraph.require_content`):
+tgneo's side index stands in for it when it holds entries of that kind (entities, chunks) in the question's
+workspace and collection, with a warning; else the question is refused (:class:`~tgneo.errors.ProfileError`, a
+400) naming the index and the remedy, ``tgneo load index --graph PROFILE``.
+
+Every fallback warns, on every question: route 3 or 4, and route 2 whenever it stands in for a vector index of
+theirs (missing, or not one the configured embedder can ask). One warning per question and per kind names the
+route taken, why, and the remedy; it is logged (logger ``tgneo.graphs``: ``tgneo serve``'s log, ``tgneo load
+index``'s stderr) and kept for the engine (:meth:`ProfileGraph.take_warnings`), which streams it as a
+:class:`~tgneo.explain.events.WarningEvent`, so every road — ``tgneo ask``, the Python API, HTTP, the gateway
+socket — carries it to its client. The trace keeps it as its retrieval hits do: a hit of route 3 or 4 is a
+full-text hit (``tgneo:textRank``/``textScore``, no vector rank), of route 1 or 2 a vector hit.
 
 Which edge an extracted fact came from: their writers record which chunks an *entity* was extracted
 from (``FROM_CHUNK``, ``HAS_ENTITY``, ``MENTIONS``), not which chunk a *relationship* came from. tgneo
@@ -51,8 +59,17 @@ from typing import Any
 from rdflib.term import Literal, URIRef
 
 from tgneo import uris
-from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
-from tgneo.graph_profiles import DOCUMENT_TEXT, GraphProfile, chunk_iri, element_iri, node_iri, source_iri, type_iri
+from tgneo.explain.extraction_time import Activity, DerivedEntity, Document, Evidence, Subgraph
+from tgneo.graph_profiles import (
+    DOCUMENT_TEXT,
+    GraphProfile,
+    ProfileError,
+    chunk_iri,
+    element_iri,
+    node_iri,
+    source_iri,
+    type_iri,
+)
 from tgneo.graphmodel.compiler import compile_quads
 from tgneo.llm.base import LLM
 from tgneo.nlp.segment import Unit, units
@@ -82,9 +99,12 @@ from tgneo.store.write_path import write_batch
 from tgneo.version import __version__
 from tgneo.vocab import RDFS
 
-__all__ = ["SCAN_LIMIT", "ProfileGraph"]
+__all__ = ["SCAN_LIMIT", "STREAMED", "ProfileGraph"]
 
 log = logging.getLogger("tgneo.graphs")
+
+STREAMED = "tgneo_streamed"
+"""The attribute of a log record whose warning a question's stream carries too (:meth:`ProfileGraph.take_warnings`)."""
 
 SCAN_LIMIT = 100_000
 """The most nodes of their label a full scan (the last route, module docstring) reads per question."""
@@ -135,14 +155,44 @@ class ProfileGraph:
         self._side: tuple[int, int] | None = None
         self._named: set[str] = set()
         self._warned: set[str] = set()
+        self._said: list[str] = []
 
     # -- what the engines call ---------------------------------------------------------------------
 
     def require_content(self, reads: Reads = "any") -> None:
         """Refuse a question before anything is recorded when the profile does not fit the database (a label, type,
-        property or required index it names is missing). A missing optional index is no refusal: the routes of
-        the module docstring always end in a bounded full scan."""
-        check(self.store, self.profile, chunks=reads == "chunks")
+        property or required full-text index it names is missing). A missing optional index is no refusal: the
+        routes of the module docstring always end in a bounded full scan.
+
+        A missing *required* vector index (their entities' or, when the database has chunks of the profile's
+        label, their chunks') is one rule for every engine, whatever it reads — GraphRAG, Document RAG and the
+        agent answer, or refuse, alike: tgneo's side index stands in for it when it holds entries of that kind
+        here (and a warning says so, now and on every question), else the question is refused.
+
+        Raises:
+            ProfileError: the first name the database lacks; or a missing required vector index with no side
+                index to stand in for it, named with the remedy (``tgneo load index --graph …``).
+        """
+        checked = check(self.store, self.profile, chunks=reads == "chunks")
+        for line in checked.unbuilt:
+            field, _, name = line.partition(" ")
+            what = "entities" if field.startswith("entity.") else "chunks"
+            if not self._side_counts()[1 if what == "chunks" else 0]:
+                shown = ", ".join(checked.vector_indexes) or "none"
+                raise ProfileError(
+                    f"graph profile {self.profile.name!r}: {field} names the vector index {name}, which does not "
+                    f"exist in the database (vector indexes there: {shown}), and no side index of tgneo's stands in "
+                    f"for it in workspace {self.workspace!r}, collection {self.collection!r}; build one (their "
+                    f"{what} are then found by it): tgneo load index --graph {self.profile.graph_arg} --workspace "
+                    f"{self.workspace} --collection {self.collection}"
+                )  # fmt: skip
+            self._warn(what, "side", checked)
+
+    def take_warnings(self) -> list[str]:
+        """The warnings said since the last call (each fallback of the module docstring, once per question and
+        kind), for the engine to stream; each was logged on ``tgneo.graphs`` as it was said."""
+        said, self._said = self._said, []
+        return said
 
     def _entity_route(self, checked: Checked) -> Route:
         """How entities are found (module docstring), said once per question when it is a fallback."""
@@ -362,23 +412,29 @@ class ProfileGraph:
         left_out = len(records) - len(kept)
         if left_out and f"reused {what}" not in self._warned:
             self._warned.add(f"reused {what}")
-            log.warning(
-                "graph profile %r: %d side index %s for their %s left out: their element ids now name other nodes "
-                "than the ones the entries were made from (Neo4j gives a deleted node's id to a new node, as when a "
-                "graph is rebuilt); build the side index again: tgneo load index --graph %s --workspace %s "
-                "--collection %s",
-                self.profile.name, left_out, "entry" if left_out == 1 else "entries", what, self.profile.graph_arg,
-                self.workspace, self.collection,
-            )  # fmt: skip
+            self._say(
+                f"graph profile {self.profile.name!r}: {left_out} side index "
+                f"{'entry' if left_out == 1 else 'entries'} for their {what} left out: their element ids now name "
+                "other nodes than the ones the entries were made from (Neo4j gives a deleted node's id to a new node, "
+                "as when a graph is rebuilt); build the side index again: tgneo load index --graph "
+                f"{self.profile.graph_arg} --workspace {self.workspace} --collection {self.collection}"
+            )
         return kept
+
+    def _say(self, warning: str) -> None:
+        """Log a warning and keep it for the engine's stream (:meth:`take_warnings`); the record says that a stream
+        carries it (``tgneo_streamed``), so ``tgneo ask``, which prints the stream's warnings, does not print the
+        log's too."""
+        log.warning("%s", warning, extra={STREAMED: True})
+        self._said.append(warning)
 
     def _warn(self, what: str, route: Route, checked: Checked) -> None:
         """Say, once per question and kind, which fallback route finds their ``what`` and why (module docstring):
-        always for their full-text index and the full scan, for the side index when their vector index is
-        missing."""
+        always for their full-text index and the full scan; for the side index whenever it stands in for a vector
+        index of theirs (missing, or one the configured embedder cannot ask), not where they have none at all."""
         vector = checked.entity_vector if what == "entities" else checked.chunk_vector
         absent = checked.absent(f"{'entity' if what == 'entities' else 'chunk'}.vector_index")
-        if what in self._warned or (route == "side" and absent is None):
+        if what in self._warned or (route == "side" and absent is None and vector is None):
             return
         self._warned.add(what)
         profile = self.profile
@@ -396,12 +452,16 @@ class ProfileGraph:
             "fulltext": f"their full-text index {index.name if index else ''!r}",
             "scan": f"a full scan of at most {SCAN_LIMIT} :{label} nodes matching the question's words",
         }[route]
-        remedy = "" if route == "side" else (
-            f"; for search by meaning, build tgneo's side index: tgneo load index --graph {profile.graph_arg} "
-            f"--workspace {self.workspace} --collection {self.collection}"
-        )  # fmt: skip
-        log.warning("graph profile %r: their %s (:%s) are found by %s (%s)%s", profile.name, what, label, used,
-                    "; ".join(why), remedy)  # fmt: skip
+        if route != "side":
+            remedy = (f"; for search by meaning, build tgneo's side index: tgneo load index --graph "
+                      f"{profile.graph_arg} --workspace {self.workspace} --collection {self.collection}")  # fmt: skip
+        elif vector is not None:
+            remedy = (f"; to search their index {vector.name!r} itself, configure the embedding model that filled it "
+                      "(TGNEO_EMBEDDING_PROVIDER, TGNEO_EMBEDDING_MODEL)")  # fmt: skip
+        else:
+            remedy = ""
+        self._say(f"graph profile {profile.name!r}: their {what} (:{label}) are found by {used} ({'; '.join(why)})"
+                  f"{remedy}")  # fmt: skip
 
     def _vector_reason(self, vector: IndexInfo | None, absent: str | None, label: str) -> str:
         """Why their vector index is not the route: missing, absent by default, or not askable by this embedder."""

@@ -17,6 +17,13 @@
    recorded it, their evidence sentences (the offline provider quotes those); its text goes to the
    librarian (``tg:document``) and the Synthesis step is recorded after the answer, as TrustGraph does.
 
+A question that asks two things (:func:`tgneo.nlp.answer_type.parts`: *What are the defaults of X and Y?*,
+*Which … , and which …?*) goes through the first three stages once per part: each part is grounded on its own
+(:func:`ground_parts`), finds its own seeds and neighbourhood and has its own edges scored and selected, each
+within its :func:`share` of the limits, and the parts' findings are taken in turns (:func:`interleave`), so that
+neither part's edges crowd out the other's. Synthesis answers the whole question from them. The trace says which
+part each concept, seed entity and selected edge served (:mod:`tgneo.explain.question_parts`).
+
 Parameters and defaults are TrustGraph's (``tg-invoke-graph-rag``): ``entity_limit`` 50,
 ``triple_limit`` 30, ``max_subgraph_size`` 1000 (the CLI sends 150), ``max_path_length`` 2,
 ``edge_score_limit`` 30, ``edge_limit`` 25.
@@ -26,7 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Generator, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
@@ -34,11 +42,13 @@ from tgneo.engines.base import Engine, Outcome, Session
 from tgneo.engines.verify import Answering, Item
 from tgneo.explain.events import AnswerChunk, Citation, Event, Evidence, Source
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
+from tgneo.explain.question_parts import PartItems, QuestionPart, part_items, question_part_uri
 from tgneo.explain.retrieval import retrieval_hits
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import Completion, LLMError, Task
 from tgneo.llm.parsing import json_objects
 from tgneo.nlp.anaphora import in_context
+from tgneo.nlp.answer_type import parts
 from tgneo.store import kg
 
 
@@ -64,29 +74,49 @@ class GraphRag(Engine):
         question = GraphRagQuestion(uri=uris.question_uri(sid), query=session.question, parent=session.parent)
         yield session.record(question)
 
-        grounding, concepts = ground(session, uris.grounding_uri(sid), question.uri)
-        yield session.record(grounding)
+        grounded = ground_parts(session, uris.grounding_uri(sid), question.uri)
+        grounding, concepts = grounded.step, grounded.concepts
+        yield session.record(grounding, attached=grounded.entities)
 
-        vectors = ctx.llm.embed(concepts).vectors if concepts else None
-        per_concept = max(1, options["entity_limit"] // max(1, len(concepts)))
-        seeds = ctx.graph.seed_entities(concepts, vectors, per_concept, options["entity_limit"])
-        words = sorted({w for c in concepts for w in re.findall(r"\w{3,}", c.lower())})
-        edges = ctx.graph.explore(
-            [s.uri for s in seeds],
-            options["max_path_length"],
-            options["triple_limit"],
-            options["max_subgraph_size"],
-            words,
-        )
+        n = len(grounded.parts)
+        vectors = dict(zip(concepts, ctx.llm.embed(concepts).vectors, strict=True)) if concepts else {}
+        explored: list[tuple[list[kg.Seed], list[kg.Edge]]] = []
+        for own in grounded.concepts_of:  # each part its own seeds and neighbourhood, within its share of the limits
+            limit = share(options["entity_limit"], n)
+            seeds = ctx.graph.seed_entities(
+                own, [vectors[c] for c in own] if vectors else None, max(1, limit // max(1, len(own))), limit
+            )
+            words = sorted({w for c in own for w in re.findall(r"\w{3,}", c.lower())})
+            edges = ctx.graph.explore(
+                [s.uri for s in seeds],
+                options["max_path_length"],
+                options["triple_limit"],
+                share(options["max_subgraph_size"], n),
+                words,
+            )
+            explored.append((seeds, edges))
+        seeds_for = interleave([seeds for seeds, _ in explored], lambda s: s.uri)
+        edges_for = interleave([edges for _, edges in explored], lambda e: e.id)
+        seeds, edges = [s for s, _ in seeds_for], [e for e, _ in edges_for]
         exploration = Exploration(
             uri=uris.exploration_uri(sid),
             grounding=grounding.uri,
             edge_count=len(edges),
             entities=tuple(s.uri for s in seeds),
         )
-        yield session.record(exploration, attached=retrieval_hits(exploration.uri, seeds))
+        hits = retrieval_hits(exploration.uri, seeds)
+        served = {hit.uri: among for hit, (_, among) in zip(hits, seeds_for, strict=True)}
+        yield session.record(exploration, attached=[*hits, *grounded.items(served)])
 
-        selections, focus_calls = focus(session, concepts, edges, options)
+        picked: list[list[tuple[EdgeSelection, kg.Edge]]] = []
+        focus_calls: list[Completion] = []
+        for piece, own, (_, part_edges) in zip(grounded.parts, grounded.concepts_of, explored, strict=True):
+            limits = {**options, **{k: share(options[k], n) for k in ("edge_score_limit", "edge_limit")}}
+            chosen, part_calls = focus(session, own, part_edges, limits, piece if n > 1 else None)
+            picked.append(chosen)
+            focus_calls.extend(part_calls)
+        selected = interleave(picked, lambda pair: pair[1].id)[: options["edge_limit"]]
+        selections = [pair for pair, _ in selected]
         focus_step = Focus(
             uri=uris.focus_uri(sid),
             exploration=exploration.uri,
@@ -94,7 +124,8 @@ class GraphRag(Engine):
             edges=tuple(sel for sel, _ in selections),
             **usage(*focus_calls),
         )
-        yield session.record(focus_step)
+        chosen_for = {uri: among for uri, (_, among) in zip(focus_step.selection_uris, selected, strict=True)}
+        yield session.record(focus_step, attached=grounded.items(chosen_for))
 
         document = uris.graphrag_answer_uri(sid)
         if selections:
@@ -178,6 +209,71 @@ def ground(session: Session, uri: str, question: str) -> tuple[Grounding, list[s
     return Grounding(uri=uri, question=question, concepts=tuple(concepts), **usage(call)), concepts
 
 
+@dataclass(frozen=True)
+class Grounded:
+    """A question grounded part by part (:func:`ground_parts`): the Grounding step, every concept once, the parts
+    (the question itself when it asks one thing) with the concepts of each, and the parts as recorded."""
+
+    step: Grounding
+    concepts: list[str]
+    parts: list[str]
+    concepts_of: list[list[str]]
+    entities: list[QuestionPart]
+    """One per part, attached to the Grounding; none for a question of one part."""
+
+    def items(self, served: Mapping[str, Sequence[int]]) -> list[PartItems]:
+        """The links from what a step found or selected (``served``: an item's IRI → the positions of the parts it
+        served) to those parts; none for a question of one part."""
+        return part_items(served, [e.uri for e in self.entities]) if self.entities else []
+
+
+def ground_parts(session: Session, uri: str, question: str) -> Grounded:
+    """The Grounding step of ``session`` (``uri``, derived from ``question``), part by part.
+
+    A question that asks two things (:func:`tgneo.nlp.answer_type.parts`) is grounded once per part, so that each
+    part's concepts are its own and the engine can retrieve and select for each on its own (neither part crowds out
+    the other: issue 48); the Grounding holds every concept once, with the calls' tokens summed, and a
+    ``tgneo:QuestionPart`` per part says which concepts are whose. Any other question is grounded whole, as
+    :func:`ground` does.
+    """
+    pieces = parts(session.question)
+    if len(pieces) == 1:
+        step, concepts = ground(session, uri, question)
+        return Grounded(step, concepts, [session.question], [concepts], [])
+    calls = [session.complete(Task("grounding", {"question": piece})) for piece in pieces]
+    own = [concepts_of(call.text, piece) for call, piece in zip(calls, pieces, strict=True)]
+    concepts = list(dict.fromkeys(c for cs in own for c in cs))
+    step = Grounding(uri=uri, question=question, concepts=tuple(concepts), **usage(*calls))
+    entities = [
+        QuestionPart(uri=question_part_uri(uri, i), grounding=uri, index=i, text=piece, concepts=tuple(cs))
+        for i, (piece, cs) in enumerate(zip(pieces, own, strict=True), start=1)
+    ]
+    return Grounded(step, concepts, pieces, own, entities)
+
+
+T = TypeVar("T")
+
+
+def interleave(lists: Sequence[Sequence[T]], key: Callable[[T], str]) -> list[tuple[T, list[int]]]:
+    """The items of ``lists`` (each best first) taken in turns — every list's first, then every list's second … —
+    each once (by ``key``), with the positions of all the lists it is in: what the parts of a question found, merged
+    so that a cut keeps the best of each part."""
+    merged: dict[str, tuple[T, list[int]]] = {}
+    for rank in range(max((len(items) for items in lists), default=0)):
+        for i, items in enumerate(lists):
+            if rank < len(items):
+                item = items[rank]
+                merged.setdefault(key(item), (item, []))[1].append(i)
+    return list(merged.values())
+
+
+def share(limit: int, among: int) -> int:
+    """One part's share of a limit, when ``among`` parts share it (rounded up): a question of two parts explores and
+    selects for each within half of what a question of one part does, so that it reads, scores and selects about as
+    many entities and edges as a question of one part (its seed and exploration round trips, one set per part)."""
+    return max(1, -(-limit // among))
+
+
 def concepts_of(grounding: str, question: str) -> list[str]:
     """The concepts a ``grounding`` answer names for ``question``: its lines, bullets and quotes stripped,
     deduplicated, at most 12 (the question itself when it names none)."""
@@ -258,21 +354,30 @@ def _shown(key: str, edge: kg.Edge) -> dict[str, Any]:
 
 
 def focus(
-    session: Session, concepts: list[str], edges: list[kg.Edge], options: Mapping[str, int]
+    session: Session,
+    concepts: list[str],
+    edges: list[kg.Edge],
+    options: Mapping[str, int],
+    question: str | None = None,
 ) -> tuple[list[tuple[EdgeSelection, kg.Edge]], tuple[Completion, ...]]:
     """Score every edge, keep ``edge_score_limit``, reason about the best ``edge_limit``.
+
+    Args:
+        question: What the edges are scored and reasoned about for: one part of a two-part question, or
+            (``None``) the session's whole question.
 
     Returns:
         The selections in score order, each with the edge it selects, and the LLM calls made.
     """
     if not edges:
         return [], ()
+    asked = session.question if question is None else question
     by_id = {f"e{i + 1}": edge for i, edge in enumerate(edges)}
     scoring = session.complete(
         Task(
             "edge-scoring",
             {
-                "question": session.question,
+                "question": asked,
                 "concepts": concepts,
                 "edges": [_shown(key, edge) for key, edge in by_id.items()],
             },
@@ -292,7 +397,7 @@ def focus(
         Task(
             "edge-reasoning",
             {
-                "question": session.question,
+                "question": asked,
                 "concepts": concepts,
                 "edges": [{**_shown(k, by_id[k]), "score": scores[k]} for k in chosen],
             },

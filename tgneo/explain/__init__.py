@@ -4,5 +4,5 @@ The entities are pure: one frozen dataclass per TrustGraph step type, each rende
 triples TrustGraph 2.11.1's own provenance builders emit, so that TrustGraph's tools read tgneo's
 traces unchanged. ``entity`` holds their base; ``graphrag``, ``docrag`` and ``agent`` the steps of
 each session kind; ``entities`` is the registry of every kind (the extraction-time entities of
-:mod:`tgneo.explain.source` included).
+:mod:`tgneo.explain.extraction_time` included).
 """

@@ -11,8 +11,9 @@ classes live by what they describe, and are re-exported here:
 - :mod:`tgneo.explain.docrag`: Document RAG's steps;
 - :mod:`tgneo.explain.agent`: the agents' steps (ReAct, plan-then-execute, supervisor);
 - :mod:`tgneo.explain.citations`: tgneo's answer sentences, attached to an answer step;
+- :mod:`tgneo.explain.question_parts`: tgneo's parts of a two-part question, and what each was answered from;
 - :mod:`tgneo.explain.verification`: tgneo's counterfactual check of an answer;
-- :mod:`tgneo.explain.source`: the extraction-time entities in ``urn:graph:source``.
+- :mod:`tgneo.explain.extraction_time`: the extraction-time entities in ``urn:graph:source``.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from tgneo.explain.agent import (
 from tgneo.explain.citations import AnswerSentence
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.entity import Entity, LlmStep, Question, now_timestamp
+from tgneo.explain.extraction_time import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
+from tgneo.explain.question_parts import PartItems, QuestionPart
 from tgneo.explain.retrieval import RetrievalHit
-from tgneo.explain.source import Activity, DerivedEntity, Document, SoftwareAgent, Subgraph
 from tgneo.explain.verification import Counterfactual, Verification
 
 __all__ = [
@@ -70,9 +72,11 @@ __all__ = [
     "Grounding",
     "LlmStep",
     "Observation",
+    "PartItems",
     "PatternDecision",
     "Plan",
     "Question",
+    "QuestionPart",
     "SoftwareAgent",
     "StepResult",
     "Subgraph",
@@ -108,6 +112,8 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
         Finding,
         AnswerSentence,
         RetrievalHit,
+        QuestionPart,
+        PartItems,
         Verification,
         Counterfactual,
         Document,
@@ -117,7 +123,9 @@ ENTITY_TYPES: dict[str, type[Entity]] = {
 }
 """Every concrete entity class by its ``kind``: the one table the recorder and the API consult."""
 
-TGNEO_ONLY = frozenset({AnswerSentence.kind, RetrievalHit.kind, Verification.kind, Counterfactual.kind})
+TGNEO_ONLY = frozenset(
+    {AnswerSentence.kind, RetrievalHit.kind, QuestionPart.kind, PartItems.kind, Verification.kind, Counterfactual.kind}
+)
 """The kinds TrustGraph has no builder for: tgneo's own, exported in the ``prov`` profile only."""
 
 

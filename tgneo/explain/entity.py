@@ -15,7 +15,7 @@ Each class *declares* what does not vary between its instances: the fields that 
 to write an orphan) and, for a query-time :class:`Step`, the ``rdf:type`` classes and the
 ``rdfs:label`` its builder opens with. The step types themselves live by session kind in
 :mod:`tgneo.explain.graphrag`, :mod:`~tgneo.explain.docrag` and :mod:`~tgneo.explain.agent`; the
-extraction-time entities in :mod:`tgneo.explain.source`.
+extraction-time entities in :mod:`tgneo.explain.extraction_time`.
 
 Optional text and IRI fields follow TrustGraph's builders: ``None`` means absent. An empty optional
 *text* (a concept, a reasoning, a tool error) is also absent, as TrustGraph drops falsy values, but

@@ -21,7 +21,7 @@ from tgneo.rdf.terms import Quad
 
 __all__ = [
     "EVENTS", "AgentMessage", "AnswerChunk", "Citation", "ErrorEvent", "Event", "Evidence", "ExplainEvent",
-    "Necessity", "SessionEnd", "Source", "VerificationSummary",
+    "Necessity", "SessionEnd", "Source", "VerificationSummary", "WarningEvent",
 ]  # fmt: skip
 
 
@@ -92,6 +92,21 @@ class AgentMessage(Event):
     last: bool = True
 
     name = "agent-message"
+
+
+@dataclass(frozen=True)
+class WarningEvent(Event):
+    """Event name: ``warning``. The answer goes on, but not the way it should have: a graph profile's fallback
+    (their index is missing, or not one the configured embedder can ask; what found their entities or chunks
+    instead, and the remedy). Said on every question it applies to, on every road (tgneo's addition: TrustGraph's
+    clients read it as an empty piece of text and print nothing).
+
+    :ivar message: what happened and what to do about it, for people (one line).
+    """
+
+    message: str
+
+    name = "warning"
 
 
 @dataclass(frozen=True)
@@ -217,5 +232,5 @@ class ErrorEvent(Event):
     name = "error"
 
 
-EVENTS: tuple[type[Event], ...] = (ExplainEvent, AnswerChunk, AgentMessage, SessionEnd, ErrorEvent)
+EVENTS: tuple[type[Event], ...] = (ExplainEvent, WarningEvent, AnswerChunk, AgentMessage, SessionEnd, ErrorEvent)
 """Every event a stream can carry, in the order a reader meets them."""

@@ -1,6 +1,6 @@
 """The recorder: write a step in one transaction, and only then hand back (and announce) its event.
 
-Write-before-emit is the rule of DESIGN §1: a client never receives an explain event whose entity is
+Write-before-emit is the rule every stream keeps: a client never receives an explain event whose entity is
 not already durable in Neo4j. A step is compiled (``tgneo.graphmodel``) into rows that
 ``tgneo.store.write_path.write_batch`` writes in one transaction. If any part fails (Neo4j down, a
 parent step that was never recorded, a constraint), the transaction rolls back, nothing of the step

@@ -6,7 +6,7 @@ profile. The recorder, the importer,
 the loader, the exporter and the streams all go through these, so a step written live and the same step
 imported from a file become the same nodes, and export gives back the same quads.
 
-The rules (DESIGN §3, docs/graph-model.md):
+The rules (docs/graph-model.md tells them at length):
 
 * Every IRI (and blank node) is one ``:Tgneo:TgResource {uri}`` per workspace + collection.
 * **The knowledge graph** (the default graph) is native (:mod:`tgneo.native`): a triple whose object is an

@@ -9,11 +9,16 @@ The rules, for ``size`` and ``overlap`` in characters:
 * no chunk is longer than ``size``;
 * a chunk ends at the last sentence end in the second half of its window — where :mod:`tgneo.nlp.segment`, the
   one segmenter, ends a sentence or another unit (never after an abbreviation, an initial or inside an
-  identifier such as ``v24.2``), or at a blank line — else at the last space, else (one unbroken word longer
-  than the window) exactly at ``size``;
-* the next chunk starts at most ``overlap`` characters before the previous one ended, moved forward
-  to the start of a word, and always after the previous chunk's start, so the chunks cover the whole
-  text, in order, and the work ends;
+  identifier such as ``v24.2``), or at a blank line — else at the last line break, else at the last space, else
+  (one unbroken word longer than the window) exactly at ``size``;
+* the next chunk starts where a sentence starts (:func:`sentence_starts`: a unit the segmenter cuts, a list item
+  at its marker): at the first one at most ``overlap`` characters before the previous chunk ended, so that the
+  overlap is whole sentences and a quote read from either chunk keeps its subject; where none starts in that
+  reach, right after the previous chunk (no overlap). Only a sentence longer than half a chunk, cut by it, is
+  taken up again mid-sentence: at the start of a word at most ``overlap`` characters back. The next chunk
+  always starts after the previous one's start, so the chunks cover the whole text, in order, and the work
+  ends (issue 48: the overlap used to start ``overlap`` characters back at whatever word was there, so 304 of
+  the 320 later chunks of the three quality sets began mid-sentence);
 * leading and trailing white space is not part of any chunk, and a text of white space only has none.
 """
 
@@ -21,18 +26,29 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tgneo.errors import BadRequest
-from tgneo.nlp.segment import units
+from tgneo.nlp.segment import Unit, units
 
-__all__ = ["DEFAULT_CHUNK_OVERLAP", "DEFAULT_CHUNK_SIZE", "ChunkSettings", "Span", "chunk_spans"]
+__all__ = [
+    "DEFAULT_CHUNK_OVERLAP", "DEFAULT_CHUNK_SIZE", "RULES_VERSION", "ChunkSettings", "Span", "chunk_spans",
+    "sentence_starts",
+]  # fmt: skip
 
 DEFAULT_CHUNK_SIZE = 1000
 DEFAULT_CHUNK_OVERLAP = 100
+RULES_VERSION = 2
+"""The version of the rules above, part of every document's derivation key (:func:`tgneo.ingest.layout.derivation_key`):
+a chunk's URI names one cut of one text, so a document loaded again after the rules changed is cut again and
+replaces its old derivation (the traces that quoted the old one are marked stale), rather than being kept as
+*unchanged* with chunks the rules no longer make. 2: the overlap starts at a sentence (issue 48)."""
 
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 _FENCED = re.compile(r"^[^\S\n]*(`{3,}|~{3,})[^\n]*\n.*?^[^\S\n]*\1[^\S\n]*$", re.M | re.S)
+_MARKER = re.compile(r"[^\S\n]*(?:[-*+•]|\d{1,3}[.)])[^\S\n]+")
+"""A list item's marker, all that stands before the item's first sentence on its line (``- ``, ``2. ``)."""
 
 
 @dataclass(frozen=True)
@@ -67,14 +83,47 @@ class Span:
         return self.end - self.start
 
 
-def sentence_ends(text: str) -> list[int]:
+def sentence_ends(text: str, found: Sequence[Unit] | None = None) -> list[int]:
     """Where a chunk may end after a sentence, in order: the end of each unit :func:`~tgneo.nlp.segment.units`
     cuts (a sentence, a list item, a row, a heading) and each blank line — but not inside a fenced code block,
     whose lines a unit may take in (a sentence ending in a colon holds the code after it), so that a chunk
-    never ends between a fence and its close."""
+    never ends between a fence and its close. ``found``: the text's units, when the caller has them already."""
     fenced = [(m.start(), m.end()) for m in _FENCED.finditer(text)]
-    ends = {u.end for u in units(text) if not any(a < u.end < b for a, b in fenced)}
+    ends = {u.end for u in (units(text) if found is None else found) if not any(a < u.end < b for a, b in fenced)}
     return sorted(ends | {m.start() for m in _BLANK_LINE.finditer(text)})
+
+
+def sentence_starts(text: str) -> list[int]:
+    """Where a chunk may start, in order: where each unit :func:`~tgneo.nlp.segment.units` cuts begins (a sentence,
+    a list item, a row, a heading, a short code block) — a list item's first sentence at its marker (``- ``), so
+    that the chunk holds the item whole."""
+    return sorted({_begins(text, unit) for unit in units(text)})
+
+
+def _begins(text: str, unit: Unit) -> int:
+    """Where ``unit`` begins in ``text``: its start, or for a list item's first sentence, its marker's."""
+    if unit.kind != "item":
+        return unit.start
+    line = text.rfind("\n", 0, unit.start) + 1
+    if _MARKER.fullmatch(text, line, unit.start) is None:
+        return unit.start
+    return line + len(text[line : unit.start]) - len(text[line : unit.start].lstrip())
+
+
+def _next_start(text: str, start: int, end: int, overlap: int, found: list[Unit], starts: list[int]) -> int:
+    """Where the chunk after ``text[start:end]`` starts (the rules in the module docstring); ``found`` are the text's
+    units, ``starts`` their :func:`sentence_starts`."""
+    reach = max(end - overlap, start + 1)
+    first = bisect_left(starts, reach)
+    if first < len(starts) and starts[first] < end:
+        return starts[first]  # the overlap: whole sentences
+    last = bisect_left(found, end, key=lambda u: u.start) - 1  # the last unit begun before the chunk's end
+    if last < 0 or found[last].end <= end:
+        return end  # no sentence starts within reach: the next begins after this chunk
+    if reach < end and not text[reach - 1].isspace():  # a sentence longer than half a chunk, cut: at a word
+        boundary = re.search(r"\s", text[reach:end])
+        reach = reach + boundary.start() if boundary else end
+    return reach
 
 
 def _cut(text: str, start: int, limit: int, ends: list[int]) -> int:
@@ -86,9 +135,9 @@ def _cut(text: str, start: int, limit: int, ends: list[int]) -> int:
     first, last = bisect_right(ends, start + half), bisect_left(ends, limit + 1)
     if last > first:
         return ends[last - 1]
-    space = window.rfind(" ", half)
+    space = window.rfind("\n", half)  # a line's end first: in a long code block the next chunk begins at a line
     if space <= 0:
-        space = max(window.rfind("\n", half), window.rfind("\t", half))
+        space = max(window.rfind(" ", half), window.rfind("\t", half))
     if space > 0:
         return start + space
     return limit
@@ -111,7 +160,9 @@ def chunk_spans(text: str, settings: ChunkSettings | None = None) -> list[Span]:
     settings = settings or ChunkSettings()
     size, overlap = settings.size, settings.overlap
     spans: list[Span] = []
-    ends = sentence_ends(text)
+    found = units(text)
+    ends = sentence_ends(text, found)
+    starts = sorted({_begins(text, unit) for unit in found})
     start = _skip_space(text, 0)
     while start < len(text):
         end = _trim(text, start, _cut(text, start, start + size, ends))
@@ -120,10 +171,5 @@ def chunk_spans(text: str, settings: ChunkSettings | None = None) -> list[Span]:
         spans.append(Span(start, end))
         if end >= _trim(text, 0, len(text)):
             break
-        nxt = max(end - overlap, start + 1)
-        if nxt < end and nxt > 0 and not text[nxt - 1].isspace():
-            # Move forward to the start of a word so a chunk never opens mid-word.
-            boundary = re.search(r"\s", text[nxt:end])
-            nxt = nxt + boundary.start() if boundary else end
-        start = _skip_space(text, nxt)
+        start = _skip_space(text, _next_start(text, start, end, overlap, found, starts))
     return spans

@@ -127,11 +127,6 @@ def _object(fact: Fact) -> Object:
     return Literal(fact.o) if fact.literal else entity_iri(fact.o)
 
 
-def fact_statement(fact: Fact) -> QuotedTriple:
-    """A fact as a statement ``<s> <p> <o>`` (the object a plain literal when the fact says so)."""
-    return QuotedTriple(entity_iri(fact.s), entity_iri(fact.p), _object(fact))
-
-
 def fact_statements(facts: Iterable[Fact]) -> list[QuotedTriple]:
     """Each fact as a statement ``<s> <p> <o>`` (the object a plain literal when the fact says so)."""
     out: list[QuotedTriple] = []

@@ -1,6 +1,6 @@
 """One document's whole graph: its extraction-time provenance and the knowledge it states.
 
-Everything is rendered by the provenance entities of :mod:`tgneo.explain.source`, which emit
+Everything is rendered by the provenance entities of :mod:`tgneo.explain.extraction_time`, which emit
 exactly TrustGraph's builder triples::
 
     Document ◄─wasDerivedFrom─ Page/Section ◄─ Chunk ◄─ Subgraph ─tg:contains─► << s p o >>
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from tgneo import uris
-from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
+from tgneo.explain.extraction_time import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.ingest.evidence import locate
 from tgneo.ingest.facts import Fact, asserted, entity_iri, fact_statements, label_statements
 from tgneo.ingest.layout import Layout

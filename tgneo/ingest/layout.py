@@ -3,9 +3,10 @@
 Why deterministic: loading the same document twice must change nothing, and a document whose
 content changed must replace its old derivation rather than add a second one. So every derived URI
 is built from a *derivation key*: a digest of the source IRI, the digest of the file's bytes, the
-chunk size and overlap, and what extracts from it (tgneo's version and the extraction model). The
-same key means the same pages, chunks, subgraphs and activities; a different key (new content, new
-settings, another model) means a new derivation, which replaces the old one.
+chunk size and overlap, the version of the chunking rules (:data:`~tgneo.ingest.chunking.RULES_VERSION`),
+and what extracts from it (tgneo's version and the extraction model). The same key means the same pages,
+chunks, subgraphs and activities; a different key (new content, new settings, new chunking rules, another
+model) means a new derivation, which replaces the old one.
 
 Offsets (``tg:charOffset``/``tg:charLength``): a page's or section's are into the document's text
 (its parts joined by a blank line); a chunk's are into its page's or section's text.
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tgneo import uris
-from tgneo.ingest.chunking import ChunkSettings, chunk_spans
+from tgneo.ingest.chunking import RULES_VERSION, ChunkSettings, chunk_spans
 from tgneo.ingest.readers import Decoded, Part
 from tgneo.ingest.sources import Source
 
@@ -78,7 +79,8 @@ class Layout:
 def derivation_key(source_iri: str, data: bytes, settings: ChunkSettings, extractor: str) -> str:
     """The digest every derived URI of one document is built from (see the module docstring)."""
     content = hashlib.sha256(data).hexdigest()
-    identity = "\n".join([source_iri, content, str(settings.size), str(settings.overlap), extractor])
+    cut = [str(settings.size), str(settings.overlap), f"chunking {RULES_VERSION}"]
+    identity = "\n".join([source_iri, content, *cut, extractor])
     return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
 
 

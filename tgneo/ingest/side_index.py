@@ -65,12 +65,13 @@ def build_side_index(
     text changed marks stale every stored answer that quoted its document (as reloading a document of
     tgneo's own does: ``tgneo traces list --stale``).
 
-    Their vector indexes are not needed (a graph may have none: the side index stands in for them). Each optional
-    index the profile names that is missing is named in a warning (logger ``tgneo.graphs``: on ``tgneo load
-    index``'s stderr). Nodes of the profile's ``exclude_labels`` get no entry.
+    Their vector indexes are not needed (a graph may have none: the side index stands in for them, a required one
+    that is missing too). Each index the profile names that is missing is named in a warning (logger
+    ``tgneo.graphs``: on ``tgneo load index``'s stderr). Nodes of the profile's ``exclude_labels`` get no entry.
 
     Raises:
-        ProfileError: the profile names what the database lacks (a required index among it).
+        ProfileError: the profile names what the database lacks (a label, a type, a property, a required full-text
+            index).
     """
     check_scope(workspace, collection)
     checked = check(store, profile)
@@ -84,6 +85,9 @@ def build_side_index(
     for missing in checked.missing:
         log.warning("graph profile %r: their %s does not exist (it is optional): questions find what it would have "
                     "found by this side index", profile.name, missing)  # fmt: skip
+    for missing in checked.unbuilt:
+        log.warning("graph profile %r: their %s does not exist: questions find what it would have found by this "
+                    "side index (and are refused where none was built)", profile.name, missing)  # fmt: skip
     done = {"entities": 0, "chunks": 0, "unchanged": 0}
     changed: list[str] = []
     parts = [("entities", profile.entity.label, profile.entity.key, profile.entity.name)]

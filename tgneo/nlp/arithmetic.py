@@ -3,7 +3,7 @@ lookup's answer gives, and the arithmetic that answers (pure, model-free).
 
 "How old was Marie Curie when she won her first Nobel Prize?" states no number. Answered by a calculator, it is
 two lookups (the year she was born, the year of the prize) and a subtraction of what they found. The offline
-ReAct policy (:func:`tgneo.llm.offline.answers.react`) asks the lookups of the agent's tools, reads one number
+ReAct policy (:func:`tgneo.llm.offline.agent_policy.react`) asks the lookups of the agent's tools, reads one number
 from each answer (:func:`operand`) and hands :func:`expression` to the calculator tool. The shapes recognised:
 
 * an age: *how old was X when/as/after E*, *how old was X in YEAR*, *at what age did/was X E*: X's birth year

@@ -13,7 +13,11 @@ fences and list markers, see :mod:`tgneo.ingest.readers.markdown`). :func:`units
   further sentences is led by that term (``… (integer): The default value is four megabytes.``), so
   evidence and answers quoting one name what it defines; its span is still the sentence's own;
 * ``item`` — a list item (its marker dropped), cut into sentences the same way;
-* ``row`` — a table row (``a | b | c``);
+* ``row`` — a row of a pipe table the readers did not read (plain text, a table Markdown does not parse): after
+  a header row and its ``|---|---|`` line, a statement naming each cell by its column's header (``Name:
+  explain_graph; Type: str | None.``, pipes inside code spans or escaped kept in their cell, empty cells left
+  out), as :mod:`tgneo.ingest.readers.tables` reads the tables it parses; a row of a table without that header,
+  its non-empty cells (``a | b | c``), which the offline answers never quote (:func:`reads_as_text`);
 * ``code`` — a short code block (at most three short lines: a path, a command, a setting), read as one
   unit after the short heading-like line that labels it (``Linux: ~/.cache/pip``); of a longer block,
   only its shell command lines (``$ pip install …``), each a unit. Other code is not prose;
@@ -40,7 +44,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Unit", "sentences", "units"]
+__all__ = ["Unit", "reads_as_text", "sentences", "units"]
 
 MAX_HEADING_WORDS = 8
 """A line on its own with more words than this (or with closing punctuation) is prose, not a heading."""
@@ -175,12 +179,11 @@ def units(text: str) -> list[Unit]:
             continue
         if _ROW.match(line) and block_kind != "item":
             flush()
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            row = " | ".join(c for c in cells if c)
-            if row:
-                indent = len(line) - len(line.lstrip())
-                out.append(Unit(_collapse(row), start + indent, start + len(line.rstrip()), "row"))
-            i += 1
+            j = i
+            while j < len(lines) and _ROW.match(lines[j][1]):
+                j += 1
+            out.extend(_rows(lines[i:j]))
+            i = j
             continue
         md = _MD_HEADING.match(line)
         if md is not None and len(md.group(1).split()) <= 16:
@@ -192,6 +195,63 @@ def units(text: str) -> list[Unit]:
         i += 1
     flush()
     return out
+
+
+_DELIMITER = re.compile(r"^\s*:?-{2,}:?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    """A pipe table row's cells: split at pipes outside code spans and not escaped (``\\|``)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    cells, current, code = [], "", 0
+    i = 0
+    while i < len(body):
+        if body[i] == "`":
+            run = len(body[i:]) - len(body[i:].lstrip("`"))
+            code = 0 if code == run else (run if not code else code)
+            current += body[i : i + run]
+            i += run
+            continue
+        if body.startswith("\\|", i):
+            current += "|"
+            i += 2
+            continue
+        if body[i] == "|" and not code:
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += body[i]
+        i += 1
+    return [*cells, current.strip()]
+
+
+def _rows(lines: list[tuple[int, str]]) -> Iterator[Unit]:
+    """The units of consecutive pipe table lines (see the module docstring)."""
+    header = _cells(lines[0][1]) if len(lines) > 1 and all(_DELIMITER.match(c) for c in _cells(lines[1][1])) else None
+    for n, (start, line) in enumerate(lines):
+        cells = _cells(line)
+        if header is not None and n < 2:
+            continue
+        if header is not None:
+            pairs = [f"{h}: {c}" if h and h != c else c for h, c in zip(header, cells, strict=False) if c]
+            pairs += [c for c in cells[len(header) :] if c]
+            text = "; ".join(re.sub(r"(?<=[\w)`'\"])\.$", "", p) for p in pairs[:-1]) + ("; " if len(pairs) > 1 else "")
+            text = (text + pairs[-1]) if pairs else ""
+            text = text if not text or text[-1] in ".!?" else text + "."
+        else:
+            text = " | ".join(c for c in cells if c)
+        if text:
+            indent = len(line) - len(line.lstrip())
+            yield Unit(_collapse(text), start + indent, start + len(line.rstrip()), "row")
+
+
+def reads_as_text(sentence: str) -> bool:
+    """Whether ``sentence`` reads as text, not as a run of table cells (``a | b | c``, ``x | | y``): pipes outside
+    code spans that split it into three or more cells, or leave a cell empty."""
+    bare = _CODE_SPAN.sub("`code`", sentence)
+    return bare.count(" | ") < 2 and not re.search(r"\|\s*\|", bare)
 
 
 def _block_units(block: list[tuple[int, str]], kind: str, text: str) -> Iterator[Unit]:

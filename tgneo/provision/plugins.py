@@ -1,6 +1,6 @@
 """Server plugins a local instance can carry for the user's own tools (``tgneo db start --plugin apoc``).
 
-Why tgneo provisions a plugin it never calls: the local server is also the user's server (DESIGN §6).
+Why tgneo provisions a plugin it never calls: the local server is also the user's server.
 LangChain's ``Neo4jGraph()`` reads the schema with ``apoc.meta.data`` and writes with ``apoc.merge.*``;
 LLM Graph Builder and neo4j-graphrag's ``Neo4jWriter`` write through APOC too. Without it their first call fails
 ("Could not use APOC procedures"), and with APOC copied by hand ``apoc.meta.data`` is refused as sandboxed,
@@ -42,7 +42,7 @@ __all__ = [
 _POM = resources.files("tgneo.provision").joinpath("plugins.pom.xml")
 _MVN_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 ENV_VAR = "TGNEO_NEO4J_PLUGINS"
-"""Comma-separated plugin names, the same as one ``--plugin`` each (the option wins when both are given)."""
+"""Comma-separated plugin names, the same as one ``--plugin`` each (the options win when both are given)."""
 
 
 def pom_property(pom: Traversable, prop: str) -> str:
@@ -124,13 +124,21 @@ def parse_plugins(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def requested_plugins(options: Iterable[str], environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The plugins a start asks for: the ``--plugin`` options, else ``TGNEO_NEO4J_PLUGINS``, else none."""
+def requested_plugins(
+    options: Iterable[str], environ: Mapping[str, str] | None = None, *, without: Iterable[str] = ()
+) -> tuple[str, ...]:
+    """The plugins a start adds: the ``--plugin`` options, else ``TGNEO_NEO4J_PLUGINS``, else none.
+
+    ``without`` (``--no-plugin``) wins over the environment, as a command line does: a shell that exports
+    ``TGNEO_NEO4J_PLUGINS=apoc`` can still remove APOC. Against a ``--plugin`` of the same command it is a
+    contradiction, which :class:`~tgneo.provision.server.LocalNeo4j` refuses.
+    """
     given = tuple(options)
     if given:
         return parse_plugins(given)
     env = os.environ if environ is None else environ
-    return parse_plugins([env.get(ENV_VAR, "")])
+    removed = set(parse_plugins(without))
+    return tuple(p for p in parse_plugins([env.get(ENV_VAR, "")]) if p not in removed)
 
 
 def describe(plugins: Iterable[str]) -> str:

@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tgneo.config import default_home
-from tgneo.errors import ProvisioningError
+from tgneo.errors import ConfigError, ProvisioningError
 from tgneo.provision.maven import (
     _POM,
     NEO4J_BROWSER_VERSION,
@@ -81,7 +81,8 @@ class Instance:
     heap: str = "2g"
     pagecache: str = "2g"
     plugins: tuple[str, ...] = ()
-    """The server plugins in its ``plugins/`` (``tgneo.provision.plugins``), as of its last start."""
+    """The server plugins it keeps (``tgneo.provision.plugins``): in its ``plugins/`` from each start on, until a
+    start removes one (``--no-plugin``)."""
 
     @property
     def bolt_uri(self) -> str:
@@ -200,8 +201,11 @@ class LocalNeo4j:
         home/instances/<name>/password   the generated password (mode 600)
         home/instances/<name>/run/       neo4j.pid
         home/instances/<name>/logs/      neo4j.log, debug.log, bootloader.log
-        home/instances/<name>/plugins/   copies of the asked plugins' jars, and nothing else
-        home/instances/<name>/instance.json  ports, memory, auth and plugins of the last start
+        home/instances/<name>/plugins/   copies of the jars of the plugins it keeps, and nothing else
+        home/instances/<name>/instance.json  ports, memory, auth of the last start; the plugins it keeps
+
+    ``plugins`` and ``without_plugins`` change the plugins the instance keeps, from the next start on; what it keeps
+    is remembered in ``instance.json`` (see :meth:`start`).
     """
 
     def __init__(
@@ -215,6 +219,7 @@ class LocalNeo4j:
         heap: str | None = None,
         pagecache: str | None = None,
         plugins: Iterable[str] | None = None,
+        without_plugins: Iterable[str] = (),
         report: Reporter = _silent,
     ) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
@@ -223,10 +228,15 @@ class LocalNeo4j:
         self.report = report
         directory = home / "instances" / name
         saved = self._saved(directory / "instance.json")
-        self.asked_plugins = None if plugins is None else parse_plugins(plugins)
-        """What a start asks for; ``None``: the plugins of the last start (a running server is reused as it is)."""
+        self.added_plugins = parse_plugins(plugins or ())
+        """Plugins a start adds to those the instance keeps (``--plugin``)."""
+        self.removed_plugins = parse_plugins(without_plugins)
+        """Plugins a start removes from those the instance keeps (``--no-plugin``)."""
+        both = sorted(set(self.added_plugins) & set(self.removed_plugins))
+        if both:
+            raise ConfigError(f"{', '.join(both)} is both added (--plugin) and removed (--no-plugin): which is it?")
         saved_plugins = saved.get("plugins", [])
-        last_plugins = tuple(str(p) for p in saved_plugins) if isinstance(saved_plugins, list) else ()
+        kept = tuple(str(p) for p in saved_plugins) if isinstance(saved_plugins, list) else ()
         self.instance = Instance(
             name=name,
             directory=directory,
@@ -235,8 +245,12 @@ class LocalNeo4j:
             auth=auth if auth is not None else bool(saved.get("auth", True)),
             heap=heap or str(saved.get("heap", "2g")),
             pagecache=pagecache or str(saved.get("pagecache", "2g")),
-            plugins=last_plugins if self.asked_plugins is None else self.asked_plugins,
+            plugins=self._keeping(kept),
         )
+
+    def _keeping(self, kept: Iterable[str]) -> tuple[str, ...]:
+        """The plugins the instance keeps from this start on: those it kept, plus the added, minus the removed."""
+        return tuple(sorted((set(kept) | set(self.added_plugins)) - set(self.removed_plugins)))
 
     # ----------------------------------------------------------------------------- inspection
     @staticmethod
@@ -246,6 +260,10 @@ class LocalNeo4j:
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
+
+    def exists(self) -> bool:
+        """Whether this instance was ever started (each start writes its ``instance.json``)."""
+        return self.instance.settings_file.is_file()
 
     @property
     def lib_dir(self) -> Path:
@@ -345,32 +363,36 @@ class LocalNeo4j:
             f"browser.remote_content_hostname_whitelist={BROWSER_CONTENT_HOSTS}",
         ]
         lines += [f"server.jvm.additional={flag}" for flag in JVM_FLAGS]
-        if i.plugins:  # only what the asked plugins need: without them, Neo4j's defaults (no procedure unsandboxed)
-            lines.append(f"# for the plugins asked at this start: {describe(i.plugins)}")
+        if i.plugins:  # only what its plugins need: without them, Neo4j's defaults (no procedure unsandboxed)
+            lines.append(f"# for the plugins this instance keeps: {describe(i.plugins)}")
             lines += [f"{key}={value}" for key, value in conf_settings(i.plugins).items()]
         return "\n".join(lines) + "\n"
 
     def plugin_dirs(self) -> dict[str, Path]:
-        """Each asked plugin's resolved jars (from Maven Central the first time), by plugin name."""
+        """The resolved jars (from Maven Central the first time) of each plugin the instance keeps, by name."""
         return {
             name: plugin_jars(self.home, name, server_version=NEO4J_VERSION, report=self.report)
             for name in self.instance.plugins
         }
 
     def _install_plugins(self, jars: dict[str, Path]) -> None:
-        """Make ``plugins/`` hold exactly the asked plugins' jars: whatever else is there goes (a start without
-        ``--plugin apoc`` after one with it, or APOC copied there by hand, leaves no APOC behind)."""
+        """Make ``plugins/`` hold exactly the jars of the plugins the instance keeps: whatever else is there goes
+        (after ``--no-plugin apoc``, or APOC copied there by hand into an instance that does not keep it, no APOC
+        is left behind, sandboxed and half-working). One line says what went."""
         plugins = self.instance.directory / "plugins"
         wanted = {jar.name: jar for lib in jars.values() for jar in sorted(lib.glob("*.jar"))}
+        removed = []
         for entry in sorted(plugins.iterdir()):
             if entry.name in wanted and entry.is_file() and entry.stat().st_size == wanted[entry.name].stat().st_size:
                 continue
-            self.report(f"removing {entry.name} from {plugins} (not a jar of the plugins asked: "
-                        f"{describe(self.instance.plugins)})")  # fmt: skip
+            removed.append(entry.name)
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
+        if removed:
+            self.report(f"removed {len(removed)} file(s) from {plugins}, of no plugin this instance keeps "
+                        f"({describe(self.instance.plugins)}): {', '.join(removed)}")  # fmt: skip
         for name, jar in wanted.items():
             if not (plugins / name).exists():
                 shutil.copy2(jar, plugins / name)
@@ -420,17 +442,17 @@ class LocalNeo4j:
     def start(self, timeout: float = 180.0) -> InstanceStatus:
         """Start the server (or reuse a running one) and wait until Bolt answers.
 
-        The plugin rule (``plugins``, ``tgneo db start --plugin``):
+        The plugin rule (``plugins``/``without_plugins``, ``tgneo db start --plugin``/``--no-plugin``): an instance
+        keeps the plugins it was given until a start removes one. What it keeps is in its ``instance.json``.
 
-        * A stopped instance starts with exactly the plugins asked: its ``plugins/`` holds their jars and nothing
-          else (no ``--plugin``: no APOC, and no sandbox setting).
-        * A running instance that lacks a plugin asked for is restarted with the plugins it had plus the asked
-          ones (a notice says so): plugins load only when the JVM starts. Its ports, memory, auth and data stay.
-        * A running instance asked for no plugin, or for some of those it runs, is reused as it runs, and the
-          notice names its plugins. Why never strip one from a running server: a tool of the user's (a
-          LangChain script, LLM Graph Builder) may be calling it right now, and the newcomer's path
-          (``scripts/demo.sh``'s plain start, then the manual's ``--plugin apoc``, or the other way round) must
-          not be refused either. Removing a plugin is explicit: ``tgneo db stop``, then a start without it.
+        * A stopped instance starts with the plugins it keeps, plus the added ones, minus the removed ones; its
+          ``plugins/`` then holds their jars and nothing else (a jar copied there by hand goes). A plain start
+          after ``tgneo db stop`` keeps APOC: a user's LangChain script must not lose it to a restart nobody
+          meant as a change.
+        * A running instance whose plugins this start changes is restarted with the new set (a notice says
+          so): plugins load only when the JVM starts. Its ports, memory, auth and data stay.
+        * A running instance this start does not change (a plain start, or one adding what it has) is reused as
+          it runs, and the notice names its plugins.
 
         Raises:
             MissingTool: Java 17 or Maven is missing.
@@ -445,22 +467,29 @@ class LocalNeo4j:
                         f"instance {self.instance.name!r} already runs on Bolt {running.bolt_port}"
                         f" / HTTP {running.http_port}; keeping them (stop it to change ports)"
                     )
-                missing = tuple(p for p in (self.asked_plugins or ()) if p not in running.plugins)
-                if not missing:
+                keeping = self._keeping(running.plugins)
+                if keeping == running.plugins:
                     self.instance = running
-                    self._note_reused(pid, running.plugins)
+                    self.report(f"reusing running Neo4j (pid {pid}) at {running.bolt_uri} with plugins: "
+                                f"{describe(running.plugins)}")  # fmt: skip
                     self._wait_for_bolt(pid, timeout)
                     return self.status()
-                # Plugins load only when the JVM starts: the server is restarted with what it had plus what
-                # was asked (its ports, memory, auth and data stay; see the rule in this method's docstring).
-                self.report(
-                    f"restarting instance {self.instance.name} to add {', '.join(missing)} "
-                    f"(plugins load only at start; its data stays)"
+                # Plugins load only when the JVM starts: the server is restarted with the new set (its ports,
+                # memory, auth and data stay; see the rule in this method's docstring).
+                added = [p for p in keeping if p not in running.plugins]
+                removed = [p for p in running.plugins if p not in keeping]
+                change = " and ".join(
+                    f"{verb} {', '.join(names)}" for verb, names in (("add", added), ("remove", removed)) if names
                 )
-                self.instance = replace(running, plugins=parse_plugins(running.plugins + missing))
+                self.report(f"restarting instance {self.instance.name} to {change} "
+                            f"(plugins load only at start; its data stays)")  # fmt: skip
+                self.instance = replace(running, plugins=keeping)
                 find_java()
                 self.plugin_dirs()  # resolved (and version-checked) before the running server is stopped
                 self._stop_locked(pid, timeout=60.0)
+            else:  # what it keeps as of now, under the lock (another start may have changed it since __init__)
+                kept = LocalNeo4j(self.home, self.instance.name).instance.plugins
+                self.instance = replace(self.instance, plugins=self._keeping(kept))
             java = find_java()
             self.provision()
             jars = self.plugin_dirs()
@@ -486,18 +515,6 @@ class LocalNeo4j:
                 raise ProvisioningError(f"Neo4j exited right after start:\n{self._log_tail('neo4j.log')}")
             self._wait_for_bolt(pid, timeout)
             return self.status()
-
-    def _note_reused(self, pid: int, running: tuple[str, ...]) -> None:
-        """Say that the running server is reused, with which plugins, and how to drop the ones not asked for."""
-        name = self.instance.name
-        self.report(f"reusing running Neo4j (pid {pid}) at {self.instance.bolt_uri} with plugins: {describe(running)}")
-        extra = [p for p in running if p not in (self.asked_plugins or ())]
-        if self.asked_plugins is not None and extra:
-            self.report(
-                f"instance {name} keeps {', '.join(extra)}, which this start did not ask for (a running server is "
-                f"never stripped of a plugin); to remove it: tgneo db stop --instance {name}, then tgneo db start "
-                f"--instance {name} without it"
-            )
 
     def _wait_for_bolt(self, pid: int, timeout: float) -> None:
         from neo4j import GraphDatabase
@@ -558,6 +575,28 @@ class LocalNeo4j:
 
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def instance_names(home: Path | None = None) -> list[str]:
+    """The instances under ``home`` that were ever started (they have an ``instance.json``), by name."""
+    found = sorted((home or default_home()).glob("instances/*/instance.json"))
+    return [p.parent.name for p in found if re.fullmatch(r"[A-Za-z0-9_.-]+", p.parent.name)]
+
+
+def instance_at(uri: str, home: Path | None = None) -> Instance | None:
+    """The local instance a loopback ``uri`` reaches by its Bolt port, running or not: the running one, else
+    ``default``, else the first by name when several were started on that port. An error about that URI names it
+    as the server to start, or whose password to use."""
+    parts = urlsplit(uri)
+    if parts.hostname not in _LOOPBACK:
+        return None
+    home = home or default_home()
+    port = parts.port or 7687
+    names = sorted(instance_names(home), key=lambda name: (name != DEFAULT_INSTANCE, name))
+    matches = [local for local in (LocalNeo4j(home, name) for name in names) if local.instance.bolt_port == port]
+    running = [local for local in matches if local.running_pid() is not None]
+    chosen = running or matches
+    return chosen[0].instance if chosen else None
 
 
 def running_for(uri: str, home: Path | None = None) -> InstanceStatus | None:

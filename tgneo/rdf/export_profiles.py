@@ -41,7 +41,7 @@ from tgneo.vocab import PROV, PROVENANCE_GRAPHS, RDF, TRUSTGRAPH_BASE
 ExportProfile = TypingLiteral["trustgraph", "prov"]
 EXPORT_PROFILES: tuple[ExportProfile, ...] = ("trustgraph", "prov")
 DEFAULT_EXPORT_PROFILE: ExportProfile = "prov"
-"""DESIGN §3: strict W3C PROV-O is the default of every RDF export (CLI, HTTP); ``trustgraph`` is exactly
+"""Strict W3C PROV-O is the default of every RDF export (CLI, HTTP); ``trustgraph`` is exactly
 TrustGraph's own triples, which the streams and the gateway carry."""
 
 __all__ = [

@@ -1,7 +1,7 @@
 """THE table of RDF formats tgneo reads and writes: one row per format, nothing spelled twice.
 
 The CLI's ``--format`` choices, HTTP content negotiation, file-extension guessing and the readers and
-writers in ``rdf/star.py`` all look formats up here (STYLE.md §11), so adding a format is adding a
+writers in ``rdf/star.py`` all look formats up here, so adding a format is adding a
 row. A row says what a format can carry: N-Triples and Turtle have no named graphs; all five carry
 quoted triples, through ``star.py`` (rdflib 7 has no RDF-star, so ``rdflib_name`` alone is not enough).
 """

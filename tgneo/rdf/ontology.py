@@ -8,7 +8,7 @@ predicates) and its place under PROV-O (every step class is a ``prov:Entity``, `
 It also restates the PROV-O axioms the shapes rely on (the domains of ``prov:startedAtTime``,
 ``prov:wasGeneratedBy``, ``prov:used``, ``prov:wasDerivedFrom``, and ``prov:Entity`` being disjoint
 from ``prov:Activity``), so that validation with RDFS inference needs no download.
-``tests/test_ontology.py`` checks that the packaged file is exactly what this module generates:
+``tests/test_rdf_bridge.py`` checks that the packaged file is the very graph this module generates:
 ``python -m tgneo.rdf.ontology > tgneo/rdf/ontology.ttl`` regenerates it.
 """
 
@@ -67,6 +67,11 @@ _COMMENTS: dict[str, str] = {
     "RetrievalHit": (
         "tgneo: how an Exploration found one item (tgneo:retrieved): its rank and score in the vector and "
         "full-text lists, and its rank after reciprocal rank fusion."
+    ),
+    "QuestionPart": (
+        "tgneo: one part of a question that asks two things (prov:value, tgneo:partIndex), attached to the Grounding "
+        "that grounded it (tgneo:questionPart) with its own concepts (tg:concept); the retrieval hits, edge "
+        "selections and chunk selections found for it point at it (tgneo:forPart)."
     ),
     "Verification": (
         "tgneo: the counterfactual check of an answer (prov:wasDerivedFrom the Synthesis or Conclusion it checks): "

@@ -98,19 +98,6 @@ class PlainTriple(NamedTuple):
 Triple: TypeAlias = tuple[Subject, URIRef, Object]
 
 
-def nesting(term: object) -> int:
-    """How deep quoted triples nest in ``term`` (0 for a plain term), measured without recursion."""
-    deepest, stack = 0, [(term, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, QuotedTriple):
-            depth += 1
-            deepest = max(deepest, depth)
-            stack.append((node.s, depth))
-            stack.append((node.o, depth))
-    return deepest
-
-
 def bnodes_of(triple: QuotedTriple) -> Iterator[BNode]:
     """The blank nodes inside a quoted triple, at any depth."""
     for term in (triple.s, triple.o):

@@ -21,7 +21,7 @@ the question      the root's ``input.value``              the first user message
 A tree with a tool call is an agent's trace (each tool call an Analysis — the words of the model call before it,
 its tokens and model — and an Observation, typed an error when the span's status is); otherwise a tree with a
 retrieval is a Document RAG trace (a Grounding in the retrieval queries, an Exploration and a Focus holding every
-document retrieved, placed as :class:`~tgneo.service.recording.Retrieved` items are, and the Synthesis with the
+document retrieved, placed as :class:`~tgneo.service.user_pipeline.Retrieved` items are, and the Synthesis with the
 answer and every model call's tokens); a tree with neither is an agent's that concluded at once.
 """
 
@@ -37,7 +37,7 @@ from typing import Any
 from tgneo.errors import BadRequest, StoreUnavailable, TgneoError
 from tgneo.graph_profiles import GraphProfile
 from tgneo.otlp.receive import Span
-from tgneo.service.recording import Retrieved, begin
+from tgneo.service.user_pipeline import Retrieved, begin
 from tgneo.store import otlp_receive as kept
 from tgneo.store.driver import Store
 from tgneo.store.retention import delete_trace

@@ -2,7 +2,9 @@
 
 Reads go with read routing and writes in write transactions, so a ``neo4j://`` routing URI to a
 cluster works as well as the local ``bolt://`` server. Driver exceptions never leave this package:
-an unreachable server becomes ``StoreUnavailable`` (HTTP 503), anything else ``StoreError``.
+an unreachable server becomes ``StoreUnavailable`` (HTTP 503), anything else ``StoreError``; an unreachable
+or refusing server's message names the remedy (:class:`Origin`: start the local instance, check ``NEO4J_URI``,
+set the password), and with no ``NEO4J_URI`` and no local instance nothing is tried (``Neo4jNotConfigured``).
 
 Why one bookmark manager per store: on a cluster a read goes to a follower, which may not yet have
 applied the write this process committed a moment before (an answer's sources read right after they
@@ -30,10 +32,13 @@ from __future__ import annotations
 
 import logging
 import random
+import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import neo4j
@@ -48,7 +53,7 @@ from neo4j.exceptions import (
 )
 
 from tgneo.config import Settings
-from tgneo.errors import QueryTimedOut, StoreError, StoreUnavailable
+from tgneo.errors import Neo4jNotConfigured, QueryTimedOut, StoreError, StoreUnavailable
 from tgneo.store.graph_version import refuse
 from tgneo.store.queries import CypherQuery
 
@@ -64,16 +69,95 @@ _FIRST_DELAY = 0.05
 _MAX_DELAY = 2.0
 
 
+URI_VAR = "NEO4J_URI"
+CREDENTIAL_VARS = "NEO4J_USERNAME and NEO4J_PASSWORD"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Who named the Neo4j a store talks to, so that a failure to reach it, or a refusal, names the remedy.
+
+    Why a store needs to know: "unreachable" means "start it" for a local ``tgneo db`` instance and "check the
+    address" for a server the user named; "refused" means a wrong password, or none sent at all. The text is made
+    when the error happens (:meth:`unreachable`, :meth:`refused`), by looking the URI up among the local instances.
+    """
+
+    uri: str | None = None
+    """What named the URI (``NEO4J_URI``, ``tgneo.connect(uri=…)``); ``None``: the local default instance did."""
+    credentials: str = CREDENTIAL_VARS
+    """What named the username and password."""
+    password_sent: bool = True
+    """Whether a password was sent at all (none: a server with authentication on refuses every request)."""
+    home: Path | None = None
+    """Where the local instances are (``TGNEO_HOME``); ``None``: the default home."""
+
+    def _local(self, uri: str) -> tuple[str, Path] | None:
+        """The ``tgneo db`` instance ``uri`` reaches: the ``--instance`` option naming it (empty for the default
+        one), and its directory."""
+        from tgneo.provision.server import DEFAULT_INSTANCE, instance_at
+
+        instance = instance_at(uri, self.home)
+        if instance is None:
+            return None
+        named = "" if instance.name == DEFAULT_INSTANCE else f" --instance {shlex.quote(instance.name)}"
+        return named, instance.directory
+
+    def unreachable(self, uri: str) -> str:
+        """What to do when nothing answers at ``uri``: start the local instance it names, or check the address."""
+        local = self._local(uri)
+        if local is not None:
+            return f"Start it: tgneo db start{local[0]}"
+        if self.uri is None:
+            return "Start it: tgneo db start"
+        return f"Check {self.uri}: no Neo4j answers at that address"
+
+    def refused(self, uri: str) -> str:
+        """What to do when the server at ``uri`` refuses the credentials sent (or the lack of them)."""
+        local = self._local(uri)
+        if local is not None and self.uri is None:  # its own password file was read, and refused
+            return f"The password in {local[1] / 'password'} is not this server's: removing {local[1]} starts afresh"
+        if local is not None:
+            return f'It is a local tgneo instance: eval "$(tgneo db env{local[0]})" sets {CREDENTIAL_VARS} for it'
+        if not self.password_sent:
+            return f"No password was sent: set {self.credentials} to an account of that server"
+        return f"Check {self.credentials}: that server has no such user with that password"
+
+
 def resolve_connection(settings: Settings) -> tuple[str, tuple[str, str] | None]:
-    """URI and auth from the settings, else from the local ``tgneo db`` default instance."""
+    """URI and auth: ``NEO4J_URI``'s (with ``NEO4J_USERNAME``/``NEO4J_PASSWORD``), else the local default instance's.
+
+    Why no fallback to ``bolt://127.0.0.1:7687`` when there is no instance: whatever listens there (someone else's
+    Neo4j, a container) refuses tgneo with an error that names neither cause nor remedy
+    (``Unsupported authentication token, missing key 'scheme'``). Nothing is tried instead, and the error says what
+    to run or set. A home with the default instance, or ``NEO4J_URI`` set, works as before.
+
+    Raises:
+        Neo4jNotConfigured: ``NEO4J_URI`` is unset and ``settings.home`` holds no default instance.
+    """
     if settings.neo4j_uri:
         auth = (settings.neo4j_username, settings.neo4j_password) if settings.neo4j_password else None
         return settings.neo4j_uri, auth
     from tgneo.provision import LocalNeo4j
 
-    instance = LocalNeo4j(settings.home).instance
-    password = instance.password()
-    return instance.bolt_uri, ((settings.neo4j_username, password) if password else None)
+    local = LocalNeo4j(settings.home)
+    if not local.exists():
+        raise Neo4jNotConfigured(_nothing_configured(settings.home))
+    password = local.instance.password()
+    return local.instance.bolt_uri, ((settings.neo4j_username, password) if password else None)
+
+
+def _nothing_configured(home: Path) -> str:
+    """The one line that says tgneo knows of no Neo4j, and the three ways to give it one."""
+    from tgneo.provision.server import instance_names
+
+    others = instance_names(home)
+    shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+    where = f"no local instance in {home}" if not others else f"no default instance in {home} (only {shown})"
+    pick = ' eval "$(tgneo db env --instance NAME)" to use one of those,' if others else ""
+    return (
+        f"no Neo4j to connect to: {URI_VAR} is not set and there is {where}. Run tgneo db start for a local "
+        f"Neo4j,{pick} or set {URI_VAR}, {CREDENTIAL_VARS} to use your own"
+    )
 
 
 def _reason(e: BaseException) -> str:
@@ -82,27 +166,34 @@ def _reason(e: BaseException) -> str:
     return " ".join(text.split())
 
 
+def _unreachable(uri: str, e: BaseException, origin: Origin) -> StoreUnavailable:
+    return StoreUnavailable(f"Neo4j is unreachable at {uri}: {_reason(e).rstrip('.')}. {origin.unreachable(uri)}")
+
+
 @contextmanager
-def translate_errors(action: str, uri: str) -> Iterator[None]:
-    """Turn driver exceptions into tgneo's typed errors naming what failed and where.
+def translate_errors(action: str, uri: str, origin: Origin | None = None) -> Iterator[None]:
+    """Turn driver exceptions into tgneo's typed errors naming what failed, where, and what to do about it.
 
     A connection or credentials failure is the server's, whatever was being done: its message names the
-    server and the reason, not the internal query that happened to meet it (that goes to the log).
+    server, the reason and the remedy (``origin``'s: start the local instance, check ``NEO4J_URI``, set the
+    password), not the internal query that happened to meet it (that goes to the log).
     A query the server refused names the query: that is what to look at.
     """
+    origin = origin if origin is not None else Origin()
     try:
         yield
     except (ServiceUnavailable, SessionExpired) as e:
         log.info("Neo4j unreachable while %s", action)
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri}: {_reason(e)}") from e
+        raise _unreachable(uri, e, origin) from e
     except AuthError as e:
         log.info("Neo4j refused the credentials while %s", action)
-        raise StoreUnavailable(f"Neo4j at {uri} refused the credentials: {e.message}") from e
+        message = " ".join((e.message or "").split()).rstrip(".")
+        raise StoreUnavailable(f"Neo4j at {uri} refused the credentials: {message}. {origin.refused(uri)}") from e
     except Neo4jError as e:
         raise StoreError(f"Neo4j error while {action}: {_reason(e)}") from e
     except (DriverError, OSError) as e:
         log.info("Neo4j unreachable while %s", action)
-        raise StoreUnavailable(f"Neo4j is unreachable at {uri}: {_reason(e)}") from e
+        raise _unreachable(uri, e, origin) from e
 
 
 class Store:
@@ -120,6 +211,8 @@ class Store:
         bookmark_manager: the causal chain every session of this store joins (module docstring); by default a
             new one of the driver's (``GraphDatabase.bookmark_manager()``). Pass your own to chain tgneo's
             reads after writes your code made through another driver or session.
+        origin: who named ``uri`` and ``auth``, for the remedy an unreachable server or a refusal names
+            (:class:`Origin`); by default these arguments themselves.
     """
 
     def __init__(
@@ -131,8 +224,10 @@ class Store:
         retry_seconds: float = 30.0,
         check_model: bool = True,
         bookmark_manager: BookmarkManager | None = None,
+        origin: Origin | None = None,
     ) -> None:
         self.uri = uri
+        self.origin = origin or Origin("the uri given to Store", "the auth given to Store", auth is not None)
         self.database = database
         self.bookmark_manager = bookmark_manager or GraphDatabase.bookmark_manager()
         """Shared by every session this store opens: a read sees every write this store made before it."""
@@ -142,7 +237,7 @@ class Store:
         self._reached = False
         self._round_trips = 0
         self._count_lock = threading.Lock()
-        with translate_errors("creating the driver", uri):
+        with translate_errors("creating the driver", uri, self.origin):
             self.driver: neo4j.Driver = GraphDatabase.driver(
                 uri,
                 auth=auth,
@@ -157,12 +252,23 @@ class Store:
             )
 
     @classmethod
-    def from_settings(cls, settings: Settings | None = None, check_model: bool = True) -> Store:
-        """A store configured from ``NEO4J_*`` (or the local ``tgneo db`` server)."""
+    def from_settings(
+        cls, settings: Settings | None = None, check_model: bool = True, *, uri_from: str = URI_VAR,
+        credentials_from: str = CREDENTIAL_VARS,
+    ) -> Store:  # fmt: skip
+        """A store configured from ``NEO4J_*`` (or the local ``tgneo db`` server).
+
+        ``uri_from`` and ``credentials_from`` say what set ``settings``' URI and credentials, for the remedy an error
+        names (:class:`Origin`): the environment variables, unless a caller such as ``tgneo.connect(uri=…)`` says.
+
+        Raises:
+            Neo4jNotConfigured: no ``NEO4J_URI`` and no local default instance (:func:`resolve_connection`).
+        """
         settings = settings or Settings.from_env()
         uri, auth = resolve_connection(settings)
+        origin = Origin(uri_from if settings.neo4j_uri else None, credentials_from, auth is not None, settings.home)
         return cls(uri, auth, settings.neo4j_database, settings.neo4j_connect_timeout, settings.neo4j_retry_seconds,
-                   check_model)  # fmt: skip
+                   check_model, origin=origin)  # fmt: skip
 
     def close(self) -> None:
         self.driver.close()
@@ -197,7 +303,7 @@ class Store:
 
     def verify(self) -> None:
         """Raise ``StoreUnavailable`` unless Neo4j answers and accepts the credentials."""
-        with translate_errors("connecting", self.uri):
+        with translate_errors("connecting", self.uri, self.origin):
             self.driver.verify_connectivity()
         self._reached = True
 
@@ -245,7 +351,7 @@ class Store:
                 return
             except (Neo4jError, DriverError, OSError) as e:
                 if handed or not backoff.wait(e):
-                    with translate_errors(backoff.gave_up(action), self.uri):
+                    with translate_errors(backoff.gave_up(action), self.uri, self.origin):
                         raise
                     raise  # pragma: no cover - translate_errors always raises
 
@@ -323,7 +429,7 @@ class Store:
                 return result
             except (Neo4jError, DriverError, OSError) as e:
                 if not backoff.wait(e):
-                    with translate_errors(backoff.gave_up(action), self.uri):
+                    with translate_errors(backoff.gave_up(action), self.uri, self.origin):
                         raise
                     raise  # pragma: no cover - translate_errors always raises
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from tgneo.graph_profiles import GraphProfile, ProfileError
+from tgneo.owned import owned_types
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.timestamps import now_iso_z
@@ -32,6 +33,7 @@ __all__ = [
     "made_from",
     "mark_changed",
     "read",
+    "shown_names",
     "write",
 ]
 
@@ -63,22 +65,43 @@ class Checked:
     missing: tuple[str, ...] = ()
     """``what`` (``entity.vector_index``) and name of each optional index the profile names that does not exist:
     ``"entity.vector_index 'entity_vector'"``."""
+    unbuilt: tuple[str, ...] = ()
+    """The same of each *required* vector index the profile names that does not exist. Not refused here: the
+    engines refuse it unless tgneo's side index stands in for it (:meth:`tgneo.engines.foreign.ProfileGraph.
+    require_content`, one rule for every engine), and ``tgneo load index`` builds that side index all the same."""
+    vector_indexes: tuple[str, ...] = ()
+    """The names of the vector indexes of theirs that do exist (what a refusal lists)."""
 
     def absent(self, what: str) -> str | None:
-        """The optional index ``what`` names when it does not exist (``"'entity_vector'"``), else ``None``."""
-        for line in self.missing:
+        """The index ``what`` names when it does not exist (``"'entity_vector'"``), optional or not, else ``None``."""
+        for line in (*self.missing, *self.unbuilt):
             field, _, name = line.partition(" ")
             if field == what:
                 return name
         return None
 
 
+SHOWN_NAMES = 30
+"""The most names a refusal lists of what the database has (``labels there: …``); the rest are counted."""
+
+
+def shown_names(present: Iterable[str]) -> str:
+    """The names a refusal lists (``labels there: …``): the user's own — never one tgneo owns (:func:`tgneo.owned.
+    owned_types`), which would bury theirs —, sorted as a reader looks them up (case aside), each whole; past
+    :data:`SHOWN_NAMES`, how many more there are."""
+    owned = set(owned_types())
+    theirs = sorted({n for n in present if n not in owned}, key=lambda n: (n.casefold(), n))
+    if not theirs:
+        return "none"
+    more = len(theirs) - SHOWN_NAMES
+    return ", ".join(theirs[:SHOWN_NAMES]) + (f" and {more} more" if more > 0 else "")
+
+
 def _missing(profile: GraphProfile, what: str, name: str, kind: str, present: set[str]) -> ProfileError:
-    shown = ", ".join(sorted(present)[:12]) or "none"
     kinds = kind + ("es" if kind.endswith("x") else "s")
     return ProfileError(
         f"graph profile {profile.name!r}: {what} names the {kind} {name!r}, which does not exist in the database "
-        f"({kinds} there: {shown})"
+        f"({kinds} there: {shown_names(present)})"
     )
 
 
@@ -122,17 +145,23 @@ def check(store: Store, profile: GraphProfile, *, chunks: bool = False) -> Check
     ]
     entity, chunk = profile.entity, profile.chunk
     missing: list[str] = []
+    unbuilt: list[str] = []
+    # their chunks' vector index is the graph's whether or not this engine reads chunks (one rule for every engine:
+    # ProfileGraph.require_content); a graph with no chunks of the profile's label (LangChain's graph alone) has none
+    has_chunks = chunks or chunk.label in labels
     found = Checked(
         profile,
         _index(profile, indexes, "entity.vector_index", entity.vector_index, "VECTOR", entity.label, entity.embedding,
-               missing),
+               missing, unbuilt),
         _index(profile, indexes, "entity.fulltext_index", entity.fulltext_index, "FULLTEXT", entity.label, entity.name,
-               missing),
+               missing, unbuilt),
         _index(profile, indexes, "chunk.vector_index", chunk.vector_index, "VECTOR", chunk.label, chunk.embedding,
-               missing) if chunks else None,
+               missing, unbuilt) if has_chunks else None,
         _index(profile, indexes, "chunk.fulltext_index", chunk.fulltext_index, "FULLTEXT", chunk.label, chunk.text,
-               missing) if chunks else None,
+               missing, unbuilt) if chunks else None,
         tuple(missing),
+        tuple(unbuilt),
+        tuple(sorted(i.name for i in indexes if i.type == "VECTOR" and not i.name.startswith("tgneo_"))),
     )  # fmt: skip
     _checked[key] = (time.monotonic() + CHECK_TTL, found)
     return found
@@ -140,10 +169,12 @@ def check(store: Store, profile: GraphProfile, *, chunks: bool = False) -> Check
 
 def _index(
     profile: GraphProfile, indexes: list[IndexInfo], what: str, name: str | None, kind: str, label: str,
-    prop: str | None, missing: list[str],
+    prop: str | None, missing: list[str], unbuilt: list[str],
 ) -> IndexInfo | None:  # fmt: skip
     """The index ``what`` names (which must exist unless the profile lists it optional, and be of ``kind``), else one
-    of ``kind`` on ``label``/``prop``. A missing optional one is added to ``missing`` (the engines fall back)."""
+    of ``kind`` on ``label``/``prop``. A missing optional one is added to ``missing`` (the engines fall back), a
+    missing required vector index to ``unbuilt`` (the engines decide: tgneo's side index stands in, or they refuse);
+    a missing required full-text index is refused here."""
     if name is not None:
         for index in indexes:
             if index.name == name and index.type == kind:
@@ -152,6 +183,9 @@ def _index(
         if not any(i.name == name for i in indexes):
             if name in profile.optional_indexes:
                 missing.append(f"{what} {name!r}")
+                return None
+            if kind == "VECTOR":
+                unbuilt.append(f"{what} {name!r}")
                 return None
             raise _missing(profile, what, name, f"{kind.lower()} index", named)
         return None  # an index of that name but of another kind: not one this profile can read

@@ -460,6 +460,10 @@ class GraphReader(Protocol):
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         """As :func:`answer_sources`."""
 
+    def take_warnings(self) -> list[str]:
+        """What the reader warned of since the last call (a fallback: which way it found what, and why), each once:
+        the engine streams each as a warning event, on every road."""
+
 
 @dataclass(frozen=True)
 class OwnGraph:
@@ -500,3 +504,6 @@ class OwnGraph:
 
     def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
         return answer_sources(self.store, self.workspace, self.collection, rows)
+
+    def take_warnings(self) -> list[str]:
+        return []  # tgneo's own graph has its own indexes: no fallback to warn of

@@ -211,12 +211,6 @@ def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
     yield from rest
 
 
-def _is_reification(quad: Quad) -> bool:
-    if not (isinstance(quad.s, URIRef) and str(quad.s).startswith(REIFIED_PREFIX)):
-        return False
-    return (quad.p == RDF.type and quad.o in _REIFIED_TYPES) or quad.p in _REIFICATION
-
-
 def _resolve(parts: dict[str, dict[str, Any]]) -> dict[str, QuotedTriple]:
     """The quoted triple each ``urn:tgneo:triple:…`` IRI stands for, checked against its edge id."""
     done: dict[str, QuotedTriple] = {}

@@ -72,12 +72,14 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
         step["error"] = raw["props"].get("toolError")
     for key in ("edges", "chunks", "selected_chunks"):
         if raw[key]:
-            step[key] = plain(sorted(raw[key], key=_best_first))
+            step[key] = plain(sorted((_served(x) for x in raw[key]), key=_best_first))
     for key in ("entities", "thoughts", "documents"):
         if raw[key]:
             step[key] = plain(sorted(raw[key], key=_sort_key))
     if raw.get("hits"):
-        step["hits"] = plain(sorted(raw["hits"], key=lambda h: h["rank"] or 0))
+        step["hits"] = plain(sorted((_served(h) for h in raw["hits"]), key=lambda h: h["rank"] or 0))
+    if raw.get("question_parts"):
+        step["parts"] = plain(sorted(raw["question_parts"], key=lambda p: p["index"] or 0))
     if raw.get("sentences"):
         step["sentences"] = [_sentence(s) for s in sorted(raw["sentences"], key=lambda s: s["index"] or 0)]
     if raw.get("ablated"):
@@ -85,6 +87,15 @@ def _step(raw: Mapping[str, Any]) -> dict[str, Any]:
     if raw.get("stands_without"):
         step["stands_without"] = sorted(raw["stands_without"])
     return step
+
+
+def _served(item: Any) -> Any:
+    """A selection or retrieval hit, with the parts of the question it served (``parts``: their 1-based positions)
+    only when the question had parts: a question of one part reads as it always did."""
+    if not isinstance(item, Mapping) or "parts" not in item:
+        return item
+    served = sorted(p for p in item["parts"] or () if p is not None)
+    return {**{k: v for k, v in item.items() if k != "parts"}, **({"parts": served} if served else {})}
 
 
 def latest_verification(steps: list[dict[str, Any]]) -> dict[str, Any] | None:

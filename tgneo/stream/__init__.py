@@ -13,5 +13,6 @@
   envelopes, response and error frames, batches of triples;
 * :mod:`~tgneo.stream.fields` — JSON text from clients checked at the door.
 
-The web layer only chooses a framing and writes what these generators give it (STYLE §8).
+The web layer only chooses a framing and writes what these generators give it, so every
+transport carries the same messages and the pipeline is tested without a server.
 """

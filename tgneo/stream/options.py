@@ -49,7 +49,7 @@ OPTION_CEILINGS: Mapping[str, int] = MappingProxyType(
 
 
 @dataclass(frozen=True)
-class ServiceFields:
+class RequestFields:
     """The request fields of one service: where the question is, which fields are options, which are ignored."""
 
     kind: SessionKind
@@ -66,9 +66,9 @@ class ServiceFields:
 
 _RAG_IGNORED = frozenset({"streaming", "explainable", "user-context"})
 
-SERVICES: Mapping[str, ServiceFields] = MappingProxyType(
+REQUEST_FIELDS: Mapping[str, RequestFields] = MappingProxyType(
     {
-        "graph-rag": ServiceFields(
+        "graph-rag": RequestFields(
             SessionKind.GRAPH_RAG,
             "query",
             {
@@ -82,10 +82,10 @@ SERVICES: Mapping[str, ServiceFields] = MappingProxyType(
             _RAG_IGNORED | {"max-reranker-input"},
             frozenset({"grounding-seeds", "graph-seeds", "languages", "traversal-instructions", "graph"}),
         ),
-        "document-rag": ServiceFields(
+        "document-rag": RequestFields(
             SessionKind.DOC_RAG, "query", {"doc-limit": "doc_limit"}, _RAG_IGNORED | {"fetch-limit"}
         ),
-        "agent": ServiceFields(
+        "agent": RequestFields(
             SessionKind.AGENT,
             "question",
             {"pattern": "pattern", "max-iterations": "max_iterations"},
@@ -108,7 +108,7 @@ SERVICES: Mapping[str, ServiceFields] = MappingProxyType(
 )
 """Every question service by its TrustGraph name."""
 
-IGNORED: Mapping[str, frozenset[str]] = MappingProxyType({name: s.ignored for name, s in SERVICES.items()})
+IGNORED: Mapping[str, frozenset[str]] = MappingProxyType({name: s.ignored for name, s in REQUEST_FIELDS.items()})
 """The fields each service accepts and ignores (documented in docs/http.md and the OpenAPI schema)."""
 
 
@@ -122,15 +122,15 @@ class Ask:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-def service_fields(service: object) -> ServiceFields:
+def request_fields(service: object) -> RequestFields:
     """The fields of a question service, by its TrustGraph name (``graph-rag``, ``document-rag``, ``agent``).
 
     Raises:
         BadRequest: no such service; the message lists them.
     """
-    if not isinstance(service, str) or service not in SERVICES:
-        raise BadRequest(f"service: {service!r} is not a question service; use one of {', '.join(SERVICES)}")
-    return SERVICES[service]
+    if not isinstance(service, str) or service not in REQUEST_FIELDS:
+        raise BadRequest(f"service: {service!r} is not a question service; use one of {', '.join(REQUEST_FIELDS)}")
+    return REQUEST_FIELDS[service]
 
 
 def _empty(value: Any) -> bool:
@@ -164,7 +164,7 @@ def translate(service: str, body: object) -> Ask:
         BadRequest: the body is not an object, the question is missing or empty, a field has the
             wrong type or an unsupported value, or a field is unknown; the message names the field.
     """
-    fields = service_fields(service)
+    fields = request_fields(service)
     if not isinstance(body, Mapping):
         raise BadRequest(f"request: must be a JSON object, not {type(body).__name__}")
     question = body.get(fields.question)

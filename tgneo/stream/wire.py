@@ -11,7 +11,9 @@ CLI and SDK read tgneo's streams unchanged:
 * RAG (``graph-rag``, ``document-rag``) messages carry ``message_type`` (``explain`` or ``chunk``),
   ``response`` (answer text, ``""`` otherwise), ``end_of_stream`` and ``end_of_session``;
 * agent messages carry ``message_type`` (``explain``, ``thought``, ``observation``, ``answer``,
-  ``error``), ``content``, ``end_of_message`` and ``end_of_dialog``.
+  ``error``), ``content``, ``end_of_message`` and ``end_of_dialog``;
+* either kind may carry tgneo's ``warning`` messages (a fallback the answer took: :class:`~tgneo.explain.events.
+  WarningEvent`), which TrustGraph's clients read as an empty piece of text.
 
 Which flag ends a piece and which ends the stream is the session kind's
 (:attr:`~tgneo.kinds.SessionKind.last_flag`, :attr:`~tgneo.kinds.SessionKind.final_flag`).
@@ -44,6 +46,7 @@ from tgneo.explain.events import (
     SessionEnd,
     Source,
     VerificationSummary,
+    WarningEvent,
 )
 from tgneo.kinds import SessionKind
 from tgneo.patterns import DEFAULT_LIMIT, MAX_LIMIT, TriplePattern
@@ -311,6 +314,13 @@ def _read_citation(raw: object) -> Citation | None:
     return Citation(index if isinstance(index, int) else 0, str(raw.get("sentence", "")), evidence, raw.get("uri"))
 
 
+def _warning(event: WarningEvent, kind: SessionKind) -> Message:
+    """A warning (tgneo's): ``message_type`` ``warning`` and the text in ``warning``. TrustGraph's clients take a
+    message type they do not know for a text piece (``response`` — empty here — or, in an agent stream, one they
+    ignore), so they print nothing and read on."""
+    return {**_frame(kind, "warning"), "warning": event.message}
+
+
 def _error(event: ErrorEvent, kind: SessionKind) -> Message:
     message = _frame(kind, "error" if kind is SessionKind.AGENT else "chunk", last=True, final=True)
     message["error"] = {"type": event.type or kind.error_type, "message": event.message, **event.details}
@@ -335,6 +345,8 @@ def encode(event: Event, kind: SessionKind) -> Message:
         return _end(event, kind)
     if isinstance(event, ErrorEvent):
         return _error(event, kind)
+    if isinstance(event, WarningEvent):
+        return _warning(event, kind)
     raise MappingError(f"{type(event).__name__} has no wire message")
 
 
@@ -356,6 +368,8 @@ def decode(message: Mapping[str, Any], kind: SessionKind) -> Event:
     if isinstance(error, Mapping):
         details = {k: v for k, v in error.items() if k not in ("type", "message")}
         return ErrorEvent(str(error.get("message", "")), error.get("type"), message.get("trace"), details)
+    if message_type == "warning":
+        return WarningEvent(str(message.get("warning", "")))
     if message_type == "explain":
         raw = message.get("explain_triples") or []
         triples = [decode_quad(t, f"explain_triples[{i}]") for i, t in enumerate(raw)]

@@ -35,10 +35,10 @@ from tgneo.service.runtime import Runtime
 from tgneo.store import Store
 from tgneo.store.retention import Schedule, parse_age
 from tgneo.web import auth
+from tgneo.web.app_state import AppState
 from tgneo.web.bodies import MAX_RDF_BYTES, MAX_SOCKET_MESSAGE
 from tgneo.web.errors import register_error_handlers
 from tgneo.web.extensions import sock
-from tgneo.web.services import Services
 
 
 def create_app(
@@ -81,7 +81,7 @@ def create_app(
     app.extensions["tgneo.store"] = store
     runtime = Runtime(store, settings)
     weakref.finalize(app, runtime.close)  # its spans still queued for OTLP export go out before the app does
-    app.extensions["tgneo"] = Services(settings, runtime, tokens)
+    app.extensions["tgneo"] = AppState(settings, runtime, tokens)
     if settings.prune_every:
         schedule = Schedule(store, parse_age(settings.prune_every), settings.home).start()
         app.extensions["tgneo.retention"] = schedule

@@ -10,9 +10,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from tgneo.store.librarian import get_text
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_text
-from tgneo.web.services import services
 
 bp = Blueprint("content", __name__)
 
@@ -21,7 +21,7 @@ bp = Blueprint("content", __name__)
 def content(uri: str) -> Response:
     """A librarian document's text."""
     workspace = current_access().resolve(arg_text("workspace"))
-    text = get_text(services().store, workspace, uri, arg_text("collection"))
+    text = get_text(app_state().store, workspace, uri, arg_text("collection"))
     if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
         return Response(text.text, mimetype="text/plain")
     return jsonify(

@@ -35,9 +35,9 @@ from tgneo.service.operations import document_content, start_question, triples
 from tgneo.stream import gateway as protocol
 from tgneo.stream import wire
 from tgneo.stream.framing import encode
-from tgneo.stream.options import SERVICES
+from tgneo.stream.options import REQUEST_FIELDS
+from tgneo.web.app_state import AppState, app_state
 from tgneo.web.extensions import POLL_SECONDS, sock
-from tgneo.web.services import Services, services
 
 bp = Blueprint("gateway", __name__)
 log = logging.getLogger("tgneo.web.gateway")
@@ -46,7 +46,7 @@ AUTH_SECONDS = 30.0
 """How long a new socket may take to send its auth frame."""
 REQUESTS_PER_SOCKET = 8
 """Requests of one socket that run at once; more wait their turn."""
-GATEWAY_SERVICES = (*SERVICES, "triples", "librarian")
+GATEWAY_SERVICES = (*REQUEST_FIELDS, "triples", "librarian")
 
 
 def error_type(service: str, error: Exception) -> str:
@@ -55,15 +55,15 @@ def error_type(service: str, error: Exception) -> str:
         return "gateway-error"
     if isinstance(error, BadRequest):
         return "request-error"
-    if service in SERVICES:
-        return SERVICES[service].kind.error_type
+    if service in REQUEST_FIELDS:
+        return REQUEST_FIELDS[service].kind.error_type
     return "unexpected-error"
 
 
 class _Socket:
     """One authenticated gateway socket: reads envelopes, runs each on the pool, writes frames in turn."""
 
-    def __init__(self, ws: Any, svc: Services, access: Access) -> None:
+    def __init__(self, ws: Any, svc: AppState, access: Access) -> None:
         self.ws, self.svc, self.access = ws, svc, access
         self.lock = threading.Lock()
         self.closed = threading.Event()
@@ -117,7 +117,7 @@ class _Socket:
 
     def _dispatch(self, envelope: protocol.Envelope) -> None:
         service, request = envelope.service, envelope.request
-        if service in SERVICES:
+        if service in REQUEST_FIELDS:
             body = {**request, "workspace": envelope.workspace}
             kind, lines = start_question(self.svc.runtime, self.access, service, body)
             try:
@@ -145,7 +145,7 @@ class _Socket:
 @sock.route("/api/v1/socket", bp=bp)  # type: ignore[untyped-decorator]
 def socket(ws: Any) -> None:
     """The TrustGraph gateway socket: an auth frame, then multiplexed request envelopes."""
-    svc = services()
+    svc = app_state()
     try:
         token = protocol.read_auth(ws.receive(timeout=AUTH_SECONDS))
         access = authenticate(token or None, svc.tokens)

@@ -26,10 +26,10 @@ from flask import Blueprint, Response, jsonify
 from tgneo.errors import BadRequest, Forbidden, NotFound, TgneoError, Unauthorized
 from tgneo.service.operations import URI_CHARS, document_content, final_answer, operation, triples
 from tgneo.store.librarian import collections, get_text
-from tgneo.stream.options import SERVICES
+from tgneo.stream.options import REQUEST_FIELDS
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_text, json_body
-from tgneo.web.services import services
 
 bp = Blueprint("librarian", __name__)
 
@@ -39,7 +39,7 @@ def librarian() -> Response:
     """TrustGraph's librarian: ``get-document-content``."""
     body = json_body()
     workspace = current_access().resolve(body.get("workspace"))
-    return jsonify(document_content(services().store, workspace, body))
+    return jsonify(document_content(app_state().store, workspace, body))
 
 
 @bp.post("/api/v1/collection-management")
@@ -50,7 +50,7 @@ def collection_management() -> Response:
     workspace = current_access().resolve(body.get("workspace"))
     items = [
         {"collection": name, "name": name, "description": "", "tags": []}
-        for name in collections(services().store, workspace)
+        for name in collections(app_state().store, workspace)
     ]
     return jsonify({"collections": items})
 
@@ -62,7 +62,7 @@ def document_stream() -> Response:
     if uri is None:
         raise BadRequest("document-id: required")
     workspace = current_access().resolve(arg_text("workspace"))
-    text = get_text(services().store, workspace, uri)
+    text = get_text(app_state().store, workspace, uri)
     return Response(text.text.encode(), mimetype=text.content_type)
 
 
@@ -70,14 +70,14 @@ def document_stream() -> Response:
 def flow_service(flow: str, service: str) -> Response:
     """TrustGraph's REST flow services (non-streaming): the final payload only. ``flow`` is ignored."""
     body: dict[str, Any] = json_body()
-    if service in SERVICES:
+    if service in REQUEST_FIELDS:
         try:
-            return jsonify(final_answer(services().runtime, current_access(), service, body))
+            return jsonify(final_answer(app_state().runtime, current_access(), service, body))
         except TgneoError as e:
             if isinstance(e, BadRequest | Forbidden | Unauthorized):
                 raise
-            return jsonify({"error": {"type": SERVICES[service].kind.error_type, "message": str(e)}})
+            return jsonify({"error": {"type": REQUEST_FIELDS[service].kind.error_type, "message": str(e)}})
     if service == "triples":
         workspace = current_access().resolve(body.get("workspace"))
-        return jsonify({"response": triples(services().store, workspace, body)})
-    raise NotFound(f"no service {service!r}; tgneo serves {', '.join((*SERVICES, 'triples'))}")
+        return jsonify({"response": triples(app_state().store, workspace, body)})
+    raise NotFound(f"no service {service!r}; tgneo serves {', '.join((*REQUEST_FIELDS, 'triples'))}")

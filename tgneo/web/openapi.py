@@ -1,8 +1,8 @@
 """``GET /openapi.json``: the HTTP API described from the same tables the routes use.
 
-Question bodies come from :data:`tgneo.stream.options.SERVICES` (the very table the endpoints
+Question bodies come from :data:`tgneo.stream.options.REQUEST_FIELDS` (the very table the endpoints
 validate with), formats from :data:`tgneo.rdf.formats.FORMATS`, named queries from
-:data:`tgneo.store.named.READ_QUERIES`; ``tests/test_openapi.py`` checks that every route of the app
+:data:`tgneo.store.named.READ_QUERIES`; ``tests/test_trace_api.py`` checks that every route of the app
 is described here and nothing else is. WebSocket routes cannot be described in OpenAPI 3.0; they are
 listed under ``x-websockets``.
 """
@@ -18,7 +18,7 @@ from tgneo.rdf.export_profiles import EXPORT_PROFILES
 from tgneo.rdf.formats import FORMATS
 from tgneo.scope import MAX_NAME_CHARS
 from tgneo.store.named import READ_QUERIES
-from tgneo.stream.options import OPTION_CEILINGS, SERVICES
+from tgneo.stream.options import OPTION_CEILINGS, REQUEST_FIELDS
 from tgneo.version import __version__
 
 bp = Blueprint("openapi", __name__)
@@ -74,7 +74,7 @@ _COMMON = (400, 401, 403, 503)
 
 
 def _question_schema(service: str) -> dict[str, Any]:
-    fields = SERVICES[service]
+    fields = REQUEST_FIELDS[service]
     props: dict[str, Any] = {
         fields.question: {"type": "string", "minLength": 1, "maxLength": 4000},
         "collection": _NAME,
@@ -105,7 +105,7 @@ def _question_schema(service: str) -> dict[str, Any]:
 
 
 def _question(service: str) -> dict[str, Any]:
-    kind = SERVICES[service].kind
+    kind = REQUEST_FIELDS[service].kind
     final = kind.final_flag
     return {
         "post": {
@@ -136,7 +136,7 @@ def spec() -> dict[str, Any]:
             }
         },
         "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.0"}}}},
-        **{f"/api/v1/{service}": _question(service) for service in SERVICES},
+        **{f"/api/v1/{service}": _question(service) for service in REQUEST_FIELDS},
         "/api/v1/traces": {
             "get": {
                 "summary": "Trace roots, newest first",
@@ -314,7 +314,7 @@ def spec() -> dict[str, Any]:
             "post": {
                 "summary": "TrustGraph's non-streaming flow services: graph-rag, document-rag, agent, triples",
                 "parameters": [_param("flow", "path"),
-                               _param("service", "path", {"type": "string", "enum": [*SERVICES, "triples"]})],
+                               _param("service", "path", {"type": "string", "enum": [*REQUEST_FIELDS, "triples"]})],
                 "requestBody": {"required": True, "content": _json({"type": "object"})},
                 "responses": {"200": {"description": "the final payload (or a TrustGraph error object)",
                                       "content": _json({"type": "object"})},

@@ -29,9 +29,9 @@ from tgneo.errors import BadRequest, PayloadTooLarge
 from tgneo.otlp.receive import JSON, PROTOBUF, parse
 from tgneo.scope import name_or_default
 from tgneo.service.otlp_receive import Received, receive
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import raw_body
-from tgneo.web.services import services
 
 bp = Blueprint("otlp", __name__)
 
@@ -70,7 +70,7 @@ def traces() -> Response:
     payload = parse(_body(), content_type)
     done = Received()
     if payload.spans:
-        svc = services()
+        svc = app_state()
         svc.runtime.ensure_schema()
         done = receive(svc.store, workspace, collection, payload.spans, svc.runtime.profile(collection))
     notes = [f"trace {t}: {why}" for t, why in done.failed.items()]

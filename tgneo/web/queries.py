@@ -12,9 +12,9 @@ from flask import Blueprint, Response, jsonify
 from tgneo.errors import BadRequest
 from tgneo.scope import name_or_default
 from tgneo.store.named import named_query, run_named
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import json_body
-from tgneo.web.services import services
 
 bp = Blueprint("queries", __name__)
 
@@ -31,5 +31,7 @@ def run(name: str) -> Response:
     if not isinstance(params, dict):
         raise BadRequest("params: must be an object")
     workspace = current_access().resolve(body.get("workspace"))
-    result = run_named(services().store, name, workspace, name_or_default(body.get("collection"), "collection"), params)
+    result = run_named(
+        app_state().store, name, workspace, name_or_default(body.get("collection"), "collection"), params
+    )
     return jsonify({"name": result.name, "rows": result.rows, "truncated": result.truncated})

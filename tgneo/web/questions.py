@@ -27,11 +27,11 @@ from tgneo.errors import BadRequest, TgneoError
 from tgneo.service.operations import start_question
 from tgneo.stream.fields import json_object
 from tgneo.stream.framing import NDJSON, SSE, encode, ndjson, sse
-from tgneo.stream.options import SERVICES
+from tgneo.stream.options import REQUEST_FIELDS
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_flag, arg_text, json_body
 from tgneo.web.extensions import POLL_SECONDS, sock
-from tgneo.web.services import services
 
 bp = Blueprint("questions", __name__)
 
@@ -40,7 +40,7 @@ bp = Blueprint("questions", __name__)
 def ask(service: str) -> Response:
     """Ask a question; the answer streams as NDJSON, or as Server-Sent Events for ``Accept: text/event-stream``."""
     _, stream = start_question(
-        services().runtime, current_access(), service, json_body(), timestamps=arg_flag("timestamps")
+        app_state().runtime, current_access(), service, json_body(), timestamps=arg_flag("timestamps")
     )
     if request.accept_mimetypes.best_match([NDJSON, SSE], default=NDJSON) == SSE:
         return Response(sse(stream), mimetype=SSE, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -50,8 +50,8 @@ def ask(service: str) -> Response:
 def _read_frame(text: object) -> tuple[str, dict[str, Any]]:
     frame = json_object(text)
     service, body = frame.get("service"), frame.get("request", {})
-    if not isinstance(service, str) or service not in SERVICES:
-        raise BadRequest(f"service: {service!r} is not one of {', '.join(SERVICES)}")
+    if not isinstance(service, str) or service not in REQUEST_FIELDS:
+        raise BadRequest(f"service: {service!r} is not one of {', '.join(REQUEST_FIELDS)}")
     if not isinstance(body, dict):
         raise BadRequest("request: must be a JSON object")
     if "workspace" in frame:
@@ -62,7 +62,7 @@ def _read_frame(text: object) -> tuple[str, dict[str, Any]]:
 @sock.route("/api/v1/stream", bp=bp)  # type: ignore[untyped-decorator]
 def stream(ws: Any) -> None:
     """Questions over a WebSocket: one question per frame, its messages one per frame."""
-    svc, access = services(), current_access()
+    svc, access = app_state(), current_access()
     timestamps = arg_flag("timestamps")
     default_workspace = arg_text("workspace")
     while not svc.shutting_down.is_set():

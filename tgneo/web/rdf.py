@@ -29,11 +29,11 @@ from tgneo.stream import wire
 from tgneo.stream.fields import json_object
 from tgneo.stream.framing import encode
 from tgneo.uris import validate_iri
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import MAX_RDF_BYTES, arg_scope, arg_text, raw_body
 from tgneo.web.errors import error_response
 from tgneo.web.extensions import POLL_SECONDS, sock
-from tgneo.web.services import services
 
 bp = Blueprint("rdf", __name__)
 log = logging.getLogger("tgneo.web.rdf")
@@ -62,7 +62,7 @@ def import_rdf() -> tuple[Response, int]:
         raise UnsupportedMediaType(f"{e} (send ?format= or a Content-Type)") from None
     data = raw_body(MAX_RDF_BYTES)
     try:
-        stats = import_document(services().store, workspace, collection, data, fmt, base=base)
+        stats = import_document(app_state().store, workspace, collection, data, fmt, base=base)
     except RDFSyntaxError as e:
         response, status = error_response(400, e.type, str(e))
         body: dict[str, Any] = response.get_json()
@@ -90,7 +90,7 @@ def _frame_quads(text: object, collection: str | None) -> tuple[str, list[Quad]]
 @sock.route("/api/v1/flow/<flow>/import/triples", bp=bp)  # type: ignore[untyped-decorator]
 def import_triples(ws: Any, flow: str) -> None:
     """TrustGraph's bulk triple import (``tg-load-turtle``): apply every frame until the client closes."""
-    svc = services()
+    svc = app_state()
     workspace = current_access().resolve(arg_text("workspace"))
     collection: str | None = None
     pending: list[Quad] = []

@@ -29,7 +29,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
-from tgneo.explain.write_ahead import SWITCH_INTERVAL
+from tgneo.explain.commit_pipeline import SWITCH_INTERVAL
 
 GRACEFUL_SECONDS = 30
 

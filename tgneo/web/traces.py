@@ -42,9 +42,9 @@ from tgneo.store.traces import MAX_TRACE_STEPS, get_trace, list_traces
 from tgneo.stream import wire
 from tgneo.timestamps import parse_iso
 from tgneo.tracediff import diff
+from tgneo.web.app_state import app_state
 from tgneo.web.auth import current_access
 from tgneo.web.bodies import arg_flag, arg_int, arg_scope, arg_text, json_body
-from tgneo.web.services import services
 
 bp = Blueprint("traces", __name__)
 RDF_MEDIA_TYPES = tuple(t for f in FORMATS.values() for t in f.media_types)
@@ -71,7 +71,7 @@ def traces() -> Response:
         except ValueError:
             raise BadRequest(f"since: {since_text!r} is not an ISO 8601 time (e.g. 2025-06-01T00:00:00Z)") from None
     page = list_traces(
-        services().store, workspace, collection, type=kind, since=since, limit=arg_int("limit", 50, 1, 1000),
+        app_state().store, workspace, collection, type=kind, since=since, limit=arg_int("limit", 50, 1, 1000),
         cursor=arg_text("cursor", max_chars=2000), stale=arg_flag("stale"),
     )  # fmt: skip
     return jsonify({"traces": page.traces, "next_cursor": page.next_cursor})
@@ -85,7 +85,7 @@ def traces_diff() -> Response:
     if not a or not b:
         raise BadRequest("a and b: the URIs of the two traces to compare are both required")
     other = arg_scope("b_collection") if "b_collection" in request.args else collection
-    store = services().store
+    store = app_state().store
     return jsonify(diff(get_trace(store, workspace, collection, a), get_trace(store, workspace, other, b)))
 
 
@@ -115,7 +115,7 @@ def traces_hold() -> Response:
     body = json_body()
     workspace, collection = _body_scope(body)
     act = hold if request.path.endswith("/hold") else release
-    results = act(services().store, workspace, collection, _uris(body), who=_operator())
+    results = act(app_state().store, workspace, collection, _uris(body), who=_operator())
     return jsonify({"traces": [asdict(r) for r in results]})
 
 
@@ -148,7 +148,7 @@ def traces_prune() -> Response:
     dry_run = body.get("dry_run", True)
     if not isinstance(dry_run, bool):
         raise BadRequest("dry_run: true or false")
-    store = services().store
+    store = app_state().store
     policy = _policy(body)
     if policy is None:
         stored = stored_policies(store, workspace, collection)
@@ -166,7 +166,7 @@ def traces_prune() -> Response:
 def traces_policy() -> Response:
     """The collection's stored retention policy (``{"policy": null}`` when it has none)."""
     workspace, collection = scope()
-    stored = stored_policies(services().store, workspace, collection)
+    stored = stored_policies(app_state().store, workspace, collection)
     return jsonify({"policy": _policy_json(stored[0] if stored else None)})
 
 
@@ -182,7 +182,7 @@ def traces_policy_set() -> Response:
     policy = _policy(body)
     if clear == (policy is not None):
         raise BadRequest("give older_than, keep or both to store a policy, or clear: true to remove it")
-    store = services().store
+    store = app_state().store
     set_policy(store, workspace, collection, policy, who=_operator())
     stored = stored_policies(store, workspace, collection)
     return jsonify({"policy": _policy_json(stored[0] if stored else None)})
@@ -196,7 +196,7 @@ def trace(uri: str) -> Response:
     if fmt is not None:
         return trace_rdf(workspace, collection, uri, fmt)
     max_steps = arg_int("max_steps", MAX_TRACE_STEPS, 1, MAX_TRACE_STEPS)
-    return jsonify(get_trace(services().store, workspace, collection, uri, max_steps))
+    return jsonify(get_trace(app_state().store, workspace, collection, uri, max_steps))
 
 
 @bp.post("/api/v1/traces/<path:uri>/verify")
@@ -209,7 +209,7 @@ def trace_verify(uri: str) -> Response:
     budget = budget_of(body.get("budget", True), "budget")
     if budget is None:
         raise BadRequest("budget: true or the most re-runs of the answering stage (at least 2)")
-    runtime = services().runtime
+    runtime = app_state().runtime
     _, summary, event = verify_trace(runtime.store, runtime.llm(), workspace, collection, uri, budget)
     triples = [wire.encode_quad(q) for q in event.triples]
     return jsonify({"verification": wire.encode_verification(summary), "explain_id": event.explain_id,
@@ -244,7 +244,7 @@ def trace_rdf(workspace: str, collection: str, uri: str, fmt: Format) -> Respons
     quoted = request.args.get("quoted") or default_quoted(profile)
     if quoted not in QUOTED_MODES:
         raise BadRequest(f"quoted: {quoted!r} is not one of {', '.join(QUOTED_MODES)}")
-    quads = export_quads(services().store, workspace, collection, uri, profile)
+    quads = export_quads(app_state().store, workspace, collection, uri, profile)
     if not fmt.named_graphs:
         quads = [q._replace(g="") for q in quads]
     parts: list[str] = []

@@ -19,7 +19,7 @@ from flask import Blueprint, render_template
 
 from tgneo.browser.style import NODE_STYLES
 from tgneo.mapping import MOST_SPECIFIC_FIRST
-from tgneo.stream.options import SERVICES
+from tgneo.stream.options import REQUEST_FIELDS
 from tgneo.tracetree import NECESSARY
 from tgneo.vocab import Label
 
@@ -35,7 +35,7 @@ def page_config() -> dict[str, Any]:
     return {
         "specificity": [label.value for label in MOST_SPECIFIC_FIRST],
         "colors": colors,
-        "services": {name: fields.question for name, fields in SERVICES.items()},
+        "services": {name: fields.question for name, fields in REQUEST_FIELDS.items()},
         "necessary": NECESSARY,
         # the viewer's names for the knowledge graph's nodes, and the labels they carry (colours, source chains)
         "labels": {"Document": Label.DOCUMENT.value, "Chunk": Label.CHUNK.value, "Statement": Label.STATEMENT.value},

@@ -6,8 +6,13 @@ pipes``. A table with a header of two columns or more reads one paragraph a body
 ending with a full stop: ``Header1: cell1; Header2: cell2.`` (a cell's own closing full stop dropped
 but at the end), or ``cell1 — Header2: cell2.`` when the first column names the row (its cells are
 header cells, or its header is empty or a naming word such as *Name*, *Option*, *Operator*). Lines
-within a cell are joined by ``, ``. A table without such a header, or whose cells hold code blocks or
-tables, reads one line a cell.
+within a cell are joined by ``, ``.
+
+A table without a column header whose rows each open with a header cell (or a label ending with a colon) is a
+reference card — Apache's directive tables (``<th>Default:</th><td><code>DeflateBufferSize 8096</code></td>``),
+a man page's *Syntax* / *Default* / *Context* rows — and reads one statement a row, the row's header then its
+cells: ``Default: `DeflateBufferSize 8096`.`` Any other table without a header, or whose cells hold code blocks
+or tables, reads one line a cell.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ def table_text(rows: list[Row], structured: bool = True) -> list[str]:
     for text, _, span in head[-1] if head else []:
         headers.extend([cell_text(text, " ")] * span)
     if not structured or len({h for h in headers if h}) < 2 or not body:
+        card = _card(rows) if structured and not head else None
+        if card:
+            return card
         lines = [text.strip() for _, cells in rows for text, _, _ in cells]
         return ["\n".join(line for line in lines if line)]
     first = headers[0].split()[-1].lower().rstrip("s") if headers[0] else ""
@@ -74,3 +82,22 @@ def table_text(rows: list[Row], structured: bool = True) -> list[str]:
         row = f"{pairs[0]} — {'; '.join(pairs[1:])}" if named and len(pairs) > 1 else "; ".join(pairs)
         out.append(row if row[-1] in ".!?" else row + ".")
     return out
+
+
+MAX_LABEL_WORDS = 4
+"""The longest row header a reference card's row opens with (``Default``, ``Status``, ``Compatibility``)."""
+
+
+def _card(rows: list[Row]) -> list[str] | None:
+    """A reference card's statements (see the module docstring), or ``None`` when the table is not one: every row
+    a short header cell (``<th>``, or a label ending with a colon) and at least one cell after it."""
+    out: list[str] = []
+    for _, cells in rows:
+        label = cell_text(cells[0][0], " ") if cells else ""
+        values = [value for text, _, _ in cells[1:] if (value := cell_text(text))]
+        if not (cells[0][1] or label.endswith(":")) or not values or not 0 < len(label.split()) <= MAX_LABEL_WORDS:
+            return None
+        pairs = [re.sub(r"(?<=[\w)`'\"])\.$", "", v) for v in values[:-1]] + values[-1:]
+        row = f"{label.rstrip(':').strip()}: {'; '.join(pairs)}"
+        out.append(row if row[-1] in ".!?" else row + ".")
+    return out or None

@@ -15,7 +15,7 @@ import time
 from collections.abc import Generator, Sequence
 
 from tgneo.llm.base import LLM, Completion, Embeddings, LLMError, Task
-from tgneo.llm.offline import answers, extraction
+from tgneo.llm.offline import agent_policy, answers, extraction
 from tgneo.llm.offline.embedders import embedder
 from tgneo.llm.offline.handlers import HANDLERS
 from tgneo.llm.offline.meaning import using
@@ -24,7 +24,7 @@ from tgneo.llm.prompts import render
 
 MODEL = "tgneo-offline"
 
-_REGISTERED = (answers, extraction)
+_REGISTERED = (answers, agent_policy, extraction)
 """The modules whose handlers fill :data:`~tgneo.llm.offline.handlers.HANDLERS` as they are imported."""
 
 

@@ -15,7 +15,7 @@ rows, short code blocks):
   that leans on its context (``She died in Passy.``, ``This option …``: :mod:`tgneo.nlp.anaphora`) relates
   the subject it leans on too, first;
 * **relations** from plain encyclopedic prose, clause by clause, where the rules fire (names and
-  sentences come from :mod:`tgneo.llm.offline.sentences`):
+  sentences come from :mod:`tgneo.nlp.items`):
 
   - **subject**: the name (or names joined by ``and``) opening the clause; ``he``/``she``/``it``/
     ``they`` stand for the previous clause's subject (in a passage that names no one before its ``she``, the
@@ -55,7 +55,8 @@ from typing import Any
 
 from tgneo.llm.base import LLMError
 from tgneo.llm.offline.handlers import handles
-from tgneo.llm.offline.sentences import (
+from tgneo.nlp.anaphora import subjects
+from tgneo.nlp.items import (
     ADVERBS,
     AUXILIARIES,
     CONJUNCTIONS,
@@ -74,7 +75,6 @@ from tgneo.llm.offline.sentences import (
     items,
     plain,
 )
-from tgneo.nlp.anaphora import subjects
 from tgneo.nlp.phrases import Term, terms
 from tgneo.nlp.words import fold
 
@@ -82,9 +82,12 @@ __all__ = ["CO_OCCURS", "MAX_TERMS", "extract", "extraction_answer"]
 
 CO_OCCURS = "co-occurs with"
 """The relation between two terms one sentence names (a co-occurrence edge, as model-free GraphRAG has)."""
-_ANAPHOR = re.compile(r"^(?:this|these|that|those|it|they|such)\b", re.IGNORECASE)
+_ANAPHOR = re.compile(r"^(?:this|these|that|those|such)\b", re.IGNORECASE)
 ANAPHOR_TERMS = 2
-"""Terms of the sentence before that a sentence opening with an anaphor (*This…*, *It…*) also relates."""
+"""Terms of the sentence before that a sentence opening with a demonstrative (*This…*, *These hashes…*) also
+relates. Not one opening with *It* or *They*: that stands for one thing, the subject :mod:`tgneo.nlp.anaphora`
+finds (or nothing), and an edge relating another term of the sentence before would be quoted as if *it* were that
+term (``It (rows) has the same effect as …`` for ``TRUNCATE``)."""
 MAX_TERMS = 8
 """Terms related pairwise per sentence, at the most (identifiers and names first): 28 edges."""
 _GENERIC = frozenset(
@@ -124,7 +127,7 @@ class _Context:
     than merely the last one mentioned; ``it``/``its``/``they`` mean the last subject(s). A lone
     surname or first name means the most salient full name of a person that ends or starts with it,
     unless the passage already used it on its own. Only person-like names (see
-    :func:`~tgneo.llm.offline.sentences.is_person_like`) take part in either.
+    :func:`~tgneo.nlp.words.is_person_like`) take part in either.
     """
 
     subjects: list[str] = field(default_factory=list)

@@ -46,9 +46,9 @@ from tgneo.errors import BadRequest
 from tgneo.explain.agent import AgentQuestion, Analysis, Conclusion, Observation, Thought
 from tgneo.explain.docrag import ChunkSelection, DocRagExploration, DocRagFocus, DocRagQuestion, DocRagSynthesis
 from tgneo.explain.events import Citation, ExplainEvent, Source, VerificationSummary
+from tgneo.explain.extraction_time import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQuestion, Grounding, Synthesis
 from tgneo.explain.recorder import Recorder, Sink
-from tgneo.explain.source import Activity, DerivedEntity, Document, Evidence, Subgraph
 from tgneo.graph_profiles import GraphProfile, load_profile
 from tgneo.graphmodel.compiler import compile_quads
 from tgneo.ingest.facts import entity_iri

@@ -1,6 +1,6 @@
 """What the views share, attached to the app in ``create_app``: the runtime, the tokens, the stop signal.
 
-Views reach it through :func:`services` (``current_app.extensions["tgneo"]``), never through module
+Views reach it through :func:`app_state` (``current_app.extensions["tgneo"]``), never through module
 globals, so two apps (tests run several) never share state. Everything a view does beyond reading
 the request and writing the response is a call into :mod:`tgneo.service` with these parts.
 """
@@ -19,7 +19,7 @@ from tgneo.store import Store
 
 
 @dataclass
-class Services:
+class AppState:
     """The app's shared parts (thread-safe: views run on many threads at once)."""
 
     settings: Settings
@@ -34,7 +34,7 @@ class Services:
         return self.runtime.store
 
 
-def services() -> Services:
-    """The current app's :class:`Services`."""
-    found: Services = current_app.extensions["tgneo"]
+def app_state() -> AppState:
+    """The current app's :class:`AppState`."""
+    found: AppState = current_app.extensions["tgneo"]
     return found

@@ -1,7 +1,7 @@
 """Write-ahead recording: an engine computes its next step while the previous one commits.
 
 A question's steps are written in order, one transaction each, on one background thread per
-question; :meth:`RecordingPipeline.submit` returns at once with a future that resolves when the
+question; :meth:`CommitPipeline.submit` returns at once with a future that resolves when the
 step's transaction has committed. Write-before-emit still holds — the engine's ``answer()``
 releases an event to the client only once its future has resolved (``tgneo.engines.base``) — but a
 commit's round trips and its server-side work now overlap the retrieval, the LLM call or the
@@ -39,7 +39,7 @@ SWITCH_INTERVAL = 0.0005
 server's workers start with it too (``tgneo.web.serve``), so a step's explain message leaves at once."""
 
 
-class RecordingPipeline:
+class CommitPipeline:
     """Ordered, asynchronous recording for one question (and the sub-traces it starts)."""
 
     def __init__(self, recorder: Recorder) -> None:
