@@ -13,6 +13,7 @@ from tgneo.engines import Agent, Request
 from tgneo.engines.agent.tools import TOOLS, ToolError
 from tgneo.engines.base import Context, Session
 from tgneo.explain.events import AgentMessage, AnswerChunk, Event, ExplainEvent, SessionEnd
+from tgneo.graphs.own import OwnGraph
 from tgneo.ingest.loader import load_documents
 from tgneo.ingest.sample import QUESTIONS, sources
 from tgneo.kinds import SessionKind
@@ -20,7 +21,6 @@ from tgneo.llm.offline import OfflineLLM
 from tgneo.llm.openai_provider import OpenAILLM
 from tgneo.nlp.segment import sentences
 from tgneo.store import Store
-from tgneo.store.kg import OwnGraph
 from tgneo.store.traces import get_trace
 from tgneo.stream import wire
 

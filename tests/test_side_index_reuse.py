@@ -36,8 +36,8 @@ from tests.foreign_graphs import (
     write_neo4j_graphrag,
 )
 from tests.private_neo4j import emptied
-from tgneo.engines.foreign import ProfileGraph
 from tgneo.graph_profiles import BUILTIN, GraphProfile
+from tgneo.graphs.profile import ProfileGraph
 from tgneo.ingest.loader import ReadDocument
 from tgneo.ingest.side_index import build_side_index
 from tgneo.llm.offline import OfflineLLM

@@ -26,7 +26,7 @@ profile says where the entities, the text they were extracted from, and the docu
 ``optional_indexes``: each built-in profile lists what its tool creates only on request (LLM Graph Builder's
 post-processing indexes; neo4j-graphrag names none, it finds any index on the label and property). A
 profile file's own index names are required unless it lists them too. A missing optional index falls back
-(:mod:`tgneo.engines.foreign`: their vector index, tgneo's side index, their full-text index, a bounded
+(:mod:`tgneo.graphs.profile`: their vector index, tgneo's side index, their full-text index, a bounded
 full scan), with a warning naming what was used.
 
 **Excluded labels.** ``exclude_labels``: nodes their tools write that are not knowledge (LangChain's

@@ -30,7 +30,6 @@ from typing import Any, ClassVar
 
 from tgneo import uris
 from tgneo.engines.attribution import cited_sources
-from tgneo.engines.foreign import ProfileGraph
 from tgneo.engines.verify import Answering, Budget, check, recorded, summary, task_answerer
 from tgneo.errors import BadRequest, TgneoError
 from tgneo.explain.commit_pipeline import CommitPipeline
@@ -49,11 +48,13 @@ from tgneo.explain.events import (
 )
 from tgneo.explain.recorder import Recorder
 from tgneo.graph_profiles import GraphProfile
+from tgneo.graphs.own import OwnGraph
+from tgneo.graphs.profile import ProfileGraph
+from tgneo.graphs.reader import GraphReader, Reads
 from tgneo.kinds import SessionKind
 from tgneo.llm.base import LLM, Completion, LLMError, Task
 from tgneo.scope import DEFAULT_SCOPE, check_scope
 from tgneo.store.driver import Store
-from tgneo.store.kg import GraphReader, OwnGraph, Reads
 
 log = logging.getLogger("tgneo.engines")
 MAX_QUESTION_CHARS = 4000

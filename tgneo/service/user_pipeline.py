@@ -39,7 +39,6 @@ from rdflib.term import Literal, URIRef
 
 from tgneo import uris
 from tgneo.engines.attribution import attribute
-from tgneo.engines.foreign import ProfileGraph
 from tgneo.engines.graphrag import cited, placed
 from tgneo.engines.verify import DEFAULT_BUDGET, Answerer, Budget, Item, check, recorded, summary
 from tgneo.errors import BadRequest
@@ -51,6 +50,7 @@ from tgneo.explain.graphrag import EdgeSelection, Exploration, Focus, GraphRagQu
 from tgneo.explain.recorder import Recorder, Sink
 from tgneo.graph_profiles import GraphProfile, load_profile
 from tgneo.graphmodel.compiler import compile_quads
+from tgneo.graphs.profile import ProfileGraph
 from tgneo.ingest.facts import entity_iri
 from tgneo.llm.base import LLM
 from tgneo.llm.offline import OfflineLLM

@@ -3,7 +3,7 @@
 :func:`check` tells whether a profile fits the database (every label, relationship type, property and index
 it names exists) and which of their indexes it can read. :func:`read` and :func:`write` run the
 ``cypher/profile_*.cypher`` queries by name for the reader over their graph
-(:class:`tgneo.engines.foreign.ProfileGraph`) and tgneo's side index over it
+(:class:`tgneo.graphs.profile.ProfileGraph`) and tgneo's side index over it
 (:mod:`tgneo.ingest.side_index`): every one of them reads their nodes and writes only tgneo's own, and
 every label, type and property of theirs reaches Cypher as a parameter.
 """
@@ -67,7 +67,7 @@ class Checked:
     ``"entity.vector_index 'entity_vector'"``."""
     unbuilt: tuple[str, ...] = ()
     """The same of each *required* vector index the profile names that does not exist. Not refused here: the
-    engines refuse it unless tgneo's side index stands in for it (:meth:`tgneo.engines.foreign.ProfileGraph.
+    engines refuse it unless tgneo's side index stands in for it (:meth:`tgneo.graphs.profile.ProfileGraph.
     require_content`, one rule for every engine), and ``tgneo load index`` builds that side index all the same."""
     vector_indexes: tuple[str, ...] = ()
     """The names of the vector indexes of theirs that do exist (what a refusal lists)."""

@@ -10,10 +10,9 @@ an edge the engine selects is the very edge extraction provenance quotes.
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from rdflib.term import BNode, Literal, URIRef
 
@@ -22,11 +21,10 @@ from tgneo.native import DEFAULT_NAMESPACE, STRUCTURE_KEYS, literal_of
 from tgneo.nlp.words import content_words
 from tgneo.rdf.ntriples import edge_id
 from tgneo.rdf.terms import Object, QuotedTriple, Subject
-from tgneo.store.collections import require_content
 from tgneo.store.driver import Store
 from tgneo.store.queries import Q
 from tgneo.store.schema import CHUNK_TEXT_INDEX, CHUNK_VECTOR_INDEX, ENTITY_NAME_INDEX, ENTITY_VECTOR_INDEX
-from tgneo.store.search import chunk_exists, lucene_query, smallest_name
+from tgneo.store.search import lucene_query, smallest_name
 from tgneo.store.values import native
 from tgneo.vocab import RDFS
 
@@ -419,91 +417,3 @@ def labels(store: Store, workspace: str, collection: str, iris: Sequence[str]) -
         return {}
     records = store.read(Q.labels, workspace=workspace, collection=collection, uris=wanted)
     return {r["uri"]: r["label"] for r in records}
-
-
-Reads = typing.Literal["entities", "chunks", "any"]
-
-
-class GraphReader(Protocol):
-    """What the engines read a knowledge graph through: tgneo's own (:class:`OwnGraph`) or another tool's
-    through a graph profile (:class:`tgneo.engines.foreign.ProfileGraph`). One reader serves one question
-    and its sub-traces, in one workspace and collection."""
-
-    def require_content(self, reads: Reads = "any") -> None:
-        """Refuse the question, before anything is recorded, when there is nothing to answer from (or no way
-        to search what the engine ``reads`` first)."""
-
-    def seed_entities(
-        self, concepts: Sequence[str], vectors: Sequence[list[float]] | None, per_concept: int, total: int
-    ) -> list[Seed]:
-        """As :func:`seed_entities`."""
-
-    def explore(
-        self, seeds: Sequence[str], max_path_length: int, per_entity: int, max_edges: int, words: Sequence[str] = ()
-    ) -> list[Edge]:
-        """As :func:`explore`."""
-
-    def search_chunks(
-        self,
-        concepts: Sequence[str],
-        vectors: Sequence[list[float]],
-        question: str,
-        question_vector: list[float],
-        per_concept: int,
-    ) -> list[ChunkHit]:
-        """As :func:`search_chunks` (``concepts`` and ``question`` serve a reader that has only full text)."""
-
-    def chunk(self, ident: str) -> str | None:
-        """The IRI of the chunk ``ident`` names in this graph (a chunk URI, or their chunk's element id), if any:
-        how a passage another retriever found is placed in the trace."""
-
-    def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
-        """As :func:`answer_sources`."""
-
-    def take_warnings(self) -> list[str]:
-        """What the reader warned of since the last call (a fallback: which way it found what, and why), each once:
-        the engine streams each as a warning event, on every road."""
-
-
-@dataclass(frozen=True)
-class OwnGraph:
-    """The engines' reader over tgneo's own knowledge graph and documents: this module's functions."""
-
-    store: Store
-    workspace: str
-    collection: str
-
-    def require_content(self, reads: Reads = "any") -> None:
-        require_content(self.store, self.workspace, self.collection)
-
-    def seed_entities(
-        self, concepts: Sequence[str], vectors: Sequence[list[float]] | None, per_concept: int, total: int
-    ) -> list[Seed]:
-        return seed_entities(self.store, self.workspace, self.collection, concepts, vectors, per_concept, total)
-
-    def explore(
-        self, seeds: Sequence[str], max_path_length: int, per_entity: int, max_edges: int, words: Sequence[str] = ()
-    ) -> list[Edge]:
-        return explore(self.store, self.workspace, self.collection, seeds, max_path_length, per_entity, max_edges,
-                       words)  # fmt: skip
-
-    def search_chunks(
-        self,
-        concepts: Sequence[str],
-        vectors: Sequence[list[float]],
-        question: str,
-        question_vector: list[float],
-        per_concept: int,
-    ) -> list[ChunkHit]:
-        return search_chunks(
-            self.store, self.workspace, self.collection, vectors, question_vector, per_concept, question
-        )
-
-    def chunk(self, ident: str) -> str | None:
-        return ident if chunk_exists(self.store, self.workspace, self.collection, ident) else None
-
-    def answer_sources(self, rows: Sequence[EvidenceRow]) -> AnswerSources:
-        return answer_sources(self.store, self.workspace, self.collection, rows)
-
-    def take_warnings(self) -> list[str]:
-        return []  # tgneo's own graph has its own indexes: no fallback to warn of

@@ -1,6 +1,6 @@
 """Answering over a knowledge graph another tool wrote, through a graph profile (:mod:`tgneo.graph_profiles`).
 
-:class:`ProfileGraph` is the engines' reader (:class:`~tgneo.store.kg.GraphReader`) over their graph. It
+:class:`ProfileGraph` is the engines' reader (:class:`~tgneo.graphs.reader.GraphReader`) over their graph. It
 reads their nodes and relationships and never writes one: what tgneo records lives on tgneo-owned
 nodes in the question's workspace and collection, which name their nodes by IRI (never a relationship to
 them, so no pattern of theirs, however wide, ever meets a tgneo node).
@@ -71,6 +71,7 @@ from tgneo.graph_profiles import (
     type_iri,
 )
 from tgneo.graphmodel.compiler import compile_quads
+from tgneo.graphs.reader import Reads
 from tgneo.llm.base import LLM
 from tgneo.nlp.segment import Unit, units
 from tgneo.nlp.words import STOPWORDS
@@ -86,7 +87,6 @@ from tgneo.store.kg import (
     ChunkHit,
     Edge,
     EvidenceRow,
-    Reads,
     Seed,
     SeedRow,
     answer_sources,
