@@ -45,7 +45,7 @@ def test_no_input_makes_the_server_fail(fuzzed: str) -> None:
     api = schemathesis.openapi.from_url(f"{fuzzed}/openapi.json")
     headers = {"Authorization": f"Bearer {TOKEN}"}
     operations = [result.ok() for result in api.get_all_operations()]
-    assert len(operations) == 27  # every operation of the spec (/api/v1/traces/policy has two; /v1/traces)
+    assert len(operations) == 28  # every operation of the spec (/api/v1/traces/policy has two; /v1/traces; verify)
 
     statuses: dict[str, list[int]] = {}
     for operation in operations:

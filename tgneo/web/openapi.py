@@ -58,6 +58,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         409: "conflict",
         413: "too large",
         415: "unsupported media type",
+        502: "the model provider failed (nothing was recorded)",
         503: "Neo4j unreachable",
         504: "query timed out",
     }
