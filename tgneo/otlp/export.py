@@ -434,9 +434,14 @@ def _times(
         cursor = min(known, default=0)  # no question instant: the earliest the trace has, else the epoch
     times: dict[str, tuple[int, int]] = {}
     inside: dict[str, int] = {}  # a Verification → where its next re-run starts, inside its span
+    reruns: dict[str, int] = {}  # a Verification → what its re-runs took: its span holds them all
+    for step in steps:
+        up = parent[step["uri"]]
+        if up is not None and step.get("type") == Label.COUNTERFACTUAL:
+            reruns[up] = reruns.get(up, 0) + _duration(step)
     for step in steps:
         started, ended = _own_instants(step)
-        duration = _duration(step)
+        duration = max(_duration(step), reruns.get(step["uri"], 0))
         up = parent[step["uri"]]
         if started is not None:
             start, end = started, max(ended if ended is not None else started + duration, started)
