@@ -336,7 +336,9 @@ def test_a_stored_explained_graphrag_trace_is_checked_by_trace_verify(
     explained = ExplainedGraphRAG(vector_rag(graph, openai_llm(model)), store=graph.store, workspace=W,
                                   collection=collection)  # fmt: skip
     result = explained.search(QUESTION, retriever_config={"top_k": 3})
-    env = {**graph.server.env(), "TGNEO_WORKSPACE": W}
+    # the check re-runs the answer on the configured provider: the same loopback model that answered
+    env = {**graph.server.env(), "TGNEO_WORKSPACE": W, "TGNEO_LLM": "openai", "OPENAI_BASE_URL": model.url,
+           "OPENAI_API_KEY": model.api_key, "TGNEO_LLM_MODEL": MODEL, "TGNEO_LLM_RETRIES": "0"}  # fmt: skip
     checked = tgneo(None, "trace", "verify", result.trace_uri, "--collection", collection, "--json", env=env)
     found = json.loads(checked.stdout)["verification"]
     assert found["verdict"] == "unsupported", "the loopback model repeats the question whatever the context holds"
