@@ -134,3 +134,12 @@ def test_technical_prose_gives_no_fragment_relations() -> None:
         "Third party tools frequently call Pip for you and do indeed pass `--no-input`."
     )
     assert triples(text) == set()
+
+
+def test_a_list_item_relates_its_terms_to_the_sentence_that_introduces_the_list() -> None:
+    text = (
+        "Multi-Processing Modules\n\nThe server is built with one of these multi-processing modules:\n\n"
+        "- prefork -- `mpm_prefork`\n- worker -- `mpm_worker`\n- event -- `mpm_event`\n"
+    )
+    related = {f["s"] for f in extract(text) if f["p"] == CO_OCCURS and f["o"] == "mpm_event"}
+    assert related == {"multi-processing", "modules"}  # the item alone names one term: it had no edge at all

@@ -271,3 +271,36 @@ def test_a_long_sentence_s_clause_keeps_an_identifier_s_own_colons(llm: OfflineL
     task = Task("docrag-synthesis", {"question": "Which filename opens a private temporary in-memory database?",
                                      "passages": [{"text": sentence}]})  # fmt: skip
     assert ":memory: then a private, temporary in-memory database is created" in llm.complete(task).text
+
+
+def test_a_sentence_introducing_a_list_is_quoted_with_the_item_that_answers(llm: OfflineLLM) -> None:
+    text = (
+        "Choosing an MPM\n\nApache httpd ships with several multi-processing modules. One of them is selected at "
+        "build time with an argument to the configure script:\n\n- `--with-mpm=prefork` selects the prefork module\n"
+        "- `--with-mpm=worker` selects the worker module\n- `--with-mpm=event` selects the event module"
+    )
+    question = "Which argument to the configure script selects the event module at build time?"
+    answer = llm.complete(Task("docrag-synthesis", {"question": question, "passages": [{"text": text}]})).text
+    assert "the configure script:" in answer and "`--with-mpm=event` selects the event module." in answer
+    assert "prefork" not in answer and "worker" not in answer  # the item that answers, not the whole list
+
+
+def test_the_code_a_sentence_introduces_is_never_quoted_as_a_sentence_of_its_own(llm: OfflineLLM) -> None:
+    text = (
+        "Restarting\n\nTo make the running server re-read its configuration files without dropping the connections "
+        "that are still open, send the parent process the graceful signal in one of the following ways:\n```\n"
+        "# with the control script, as root\n$ apachectl -k graceful\n# or with kill, by its process id\n"
+        "$ kill -USR1 `cat /usr/local/apache2/logs/httpd.pid`\n```\n"
+    )
+    question = "How is a graceful restart requested with the control script as root?"
+    answer = llm.complete(Task("docrag-synthesis", {"question": question, "passages": [{"text": text}]})).text
+    assert answer.startswith("To make the running server re-read its configuration files")  # not "# with the …"
+    assert "$ apachectl -k graceful" in answer  # the code stays with the sentence that introduces it
+
+
+def test_a_quote_opening_with_an_identifier_is_a_sentence_of_its_own_for_its_citation(llm: OfflineLLM) -> None:
+    evidence = ["The helper is found on `PATH`.", "uri_map maps each TrustGraph URI to the node that holds it."]
+    task = Task("synthesis", {"question": "What does uri_map map, and where is the helper found?", "facts": [],
+                              "evidence": evidence})  # fmt: skip
+    answer = llm.complete(task).text
+    assert sorted(sentences(answer)) == sorted(evidence)  # each answer sentence is one quote, cited alone

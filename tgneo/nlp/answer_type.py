@@ -53,11 +53,11 @@ _PLACE = re.compile(r"\b(?:in|at|near|from|into|under|inside)\s+(?:the\s+|an?\s+
 """A place: ``in Passy``, ``at the University of Paris``, ``in `~/.cache/pip```: a name or an identifier after
 the preposition (``in 1934`` is a date)."""
 _WH = r"(?:when|where|who|whom|whose|what|which|why|how)"
-_PART = re.compile(
-    rf",?\s+and\s+(?=(?:(?:in|on|at|as|of|for|from|to|by|with|above|below|under|over|after|before|since|until|"
-    rf"into|during|beyond|within|about|through|up)\s+){{0,2}}{_WH}\b)",
-    re.IGNORECASE,
+_PREPOSITION = (
+    r"(?:in|on|at|as|of|for|from|to|by|with|above|below|under|over|after|before|since|until|into|during|beyond|"
+    r"within|about|through|up)"
 )
+_PART = re.compile(rf",?\s+and\s+(?=(?:{_PREPOSITION}\s+){{0,2}}{_WH}\b)", re.IGNORECASE)
 """Where a question's second part begins: ``and`` (after a comma or not) before a question word, or before one or
 two prepositions and a question word (``…, and in which version …``, ``…, and as of which version …``)."""
 _ELLIPTIC = re.compile(
@@ -134,8 +134,9 @@ def parts(question: str) -> list[str]:
 
     * split at ``and`` before a question word, or before a preposition or two and one (``Where was X born and when
       did she die?``, ``Which pragma …, and in which version was …?``); a second part that leaves out the noun the
-      first asks for gets it back (``Which signal does `-k graceful` send, and which does `-k graceful-stop`
-      send?`` → ``which signal does `-k graceful-stop` send?``), so that each part says what it wants;
+      first asks for gets it back (``Which signal does `-k graceful` send, and which does `-k graceful-stop` send?`` →
+      ``which signal does `-k graceful-stop` send?``) and one that names the first's person by a pronoun names
+      them (``… and when did she die?`` → ``when did Marie Curie die?``), so that each part says what it wants;
     * the same thing asked of two named terms, an identifier, a keyword or a one-word name each (``What are the
       default values of DeflateBufferSize and DeflateInflateRatioLimit?``): the question once per term.
       ``between``, ``both``, ``difference`` … make the two one thing asked about, and leave the question whole.

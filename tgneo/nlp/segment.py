@@ -86,6 +86,11 @@ def _collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+_IDENTIFIER_START = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\b|[a-z]\w*\(\)|[a-z]+[A-Z]\w*")
+"""A lower-case identifier (``uri_map``, ``tg-show-explain-trace``, ``get_labelgraph()``, ``getLabel``): after a
+full stop it begins a sentence, as a capital would."""
+
+
 def _is_boundary(block: str, dot: int, following: str) -> bool:
     """Whether the ``.``/``!``/``?`` at ``block[dot]`` ends a sentence, given the next word's first character."""
     if block[dot] in "!?":
@@ -97,6 +102,10 @@ def _is_boundary(block: str, dot: int, following: str) -> bool:
         return False  # ``e.g.``, ``Dr.``, ``M.``, ``U.S.``
     if following.isupper() or following.isdigit() or following in "\"'“‘([`":
         return True
+    if following.islower() and (word.isalpha() or block[:dot].endswith("`")):
+        after = re.match(r"[.!?][\"'”’)\]]*\s+(\S+)", block[dot:])
+        if after is not None and _IDENTIFIER_START.match(after.group(1)):
+            return True  # ``… found on `PATH`. uri_map maps …``: an identifier keeps its case at a sentence's start
     return following.islower() and word.isalpha() and len(word) >= 4
 
 

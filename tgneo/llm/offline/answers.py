@@ -221,9 +221,13 @@ def sentence_scores(question: str, candidates: Sequence[str]) -> list[float]:
 
 
 def _focused(question: str, sentence: str) -> str:
-    """A long sentence's clause that answers best (:func:`~tgneo.nlp.answer_type.clauses`), else the sentence."""
-    parts = clauses(sentence)
-    if len(parts) == 1:
+    """A long sentence's clause that answers best (:func:`~tgneo.nlp.answer_type.clauses`), else the sentence.
+
+    Only a clause that reads as prose is quoted alone: the code a sentence introduces (``… one of the following
+    methods: # via config file … $ pip config set …``) is the sentence's, and quoted on its own it would neither
+    read as text nor be told apart from the sentence quoted before it."""
+    parts = [p for p in clauses(sentence) if re.match(r"[\w`\"'“‘(]", p) and reads_as_text(p)]
+    if len(parts) < 2:
         return sentence
     scores = _scores(question, parts)
     return max(zip(scores, parts, strict=True), key=lambda pair: pair[0])[1]
@@ -234,12 +238,15 @@ def _quoted(
     sentences_: Sequence[str],
     scores: Sequence[float] | None = None,
     before: Mapping[str, str] | None = None,
+    listed: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The sentences worth quoting, best first: each once, at most :data:`MAX_ANSWER_SENTENCES`, and
     only those scoring at least :data:`QUOTE_SHARE` of the best (``sentences_`` come best first already;
     ``scores``, when given, are theirs). A run of table cells (``a | b | | c``) is never quoted: it does not
     read as text (:func:`~tgneo.nlp.segment.reads_as_text`). ``before`` gives a sentence's neighbour before it in
-    its paragraph, quoted beside it when it names what the sentence leans on (:func:`with_named_neighbours`)."""
+    its paragraph, quoted beside it when it names what the sentence leans on (:func:`with_named_neighbours`);
+    ``listed`` the items of the list a sentence ending with a colon introduces, of which the one that holds most of
+    the question follows it (:func:`_with_listed`)."""
     if scores is not None:
         pairs = {
             " ".join(s.split()): score
@@ -258,10 +265,24 @@ def _quoted(
     ranked = sorted(zip(unique, scores, strict=True), key=lambda pair: -pair[1])  # stable: ties in given order
     pieces = parts(question)
     if len(pieces) > 1:  # a sentence for each part, chosen for that part among all (issue 48)
-        return [_focused(piece, s) for piece, s in _each_part(pieces, [s for s, _ in ranked], before or {})]
+        return [_part_quote(piece, s) for piece, s in _each_part(pieces, [s for s, _ in ranked], before or {})]
     kept = [s for s, score in ranked if score >= QUOTE_SHARE * best]
     told = _telling(question, kept)[:MAX_ANSWER_SENTENCES]
+    told = _with_listed(told, listed or {}, dict(zip(unique, scores, strict=True)))
     return [_focused(question, s) for s in with_named_neighbours(question, told, before or {})]
+
+
+def _with_listed(told: Sequence[str], listed: Mapping[str, Sequence[str]], score: Mapping[str, float]) -> list[str]:
+    """``told`` with, after a sentence that introduces a list (``It is used through URL prefixes:``), the item of
+    that list that scores best for the question, when one scores at all (``Mercurial -- `hg+``` for "Which URL
+    prefix selects Mercurial?"): such a sentence says what follows, not the answer, and is no answer alone."""
+    out: list[str] = []
+    for sentence in told:
+        out.append(sentence)
+        items = [i for i in listed.get(sentence, ()) if score.get(i, 0.0) > 0 and i not in told and i not in out]
+        if items:
+            out.append(max(items, key=lambda i: score[i]))
+    return out
 
 
 def with_named_neighbours(question: str, told: Sequence[str], before: Mapping[str, str]) -> list[str]:
@@ -351,15 +372,24 @@ def _each_part(pieces: Sequence[str], candidates: Sequence[str], before: Mapping
     for i, piece in enumerate(pieces):
         if any(answers(sentence, i) for _, sentence in told):
             continue
-        scores = _scores(piece, candidates)
-        ranked = [s for _, _, s in sorted(
-            ((score, n, s) for n, (s, score) in enumerate(zip(candidates, scores, strict=True)) if score > 0),
-            key=lambda r: (-r[0], r[1]),
-        ) if all(s != quoted for _, quoted in told)]  # fmt: skip
+        score = dict(zip(candidates, _scores(piece, candidates), strict=True))
+        ranked = [s for s in sorted((s for s in candidates if score[s] > 0), key=lambda s: -score[s])
+                  if all(s != quoted for _, quoted in told)]  # fmt: skip
         pick = next((s for s in ranked if answers(s, i)), ranked[0] if ranked else None)
         if pick is not None:
             told += [(piece, s) for s in with_named_neighbours(piece, [pick], before) if s not in {q for _, q in told}]
     return told
+
+
+def _part_quote(piece: str, sentence: str) -> str:
+    """What is quoted of ``sentence`` for the part ``piece``: its best clause (:func:`_focused`), or the whole sentence
+    when that clause no longer offers what the part wants (*if an "ON DELETE SET DEFAULT" action is configured, but …*
+    is not cut down to its second clause, which names no action)."""
+    clause = _focused(piece, sentence)
+    wanted = wants(piece)
+    if clause != sentence and wanted is not None and fits(wanted, piece, clause) < fits(wanted, piece, sentence):
+        return sentence
+    return clause
 
 
 @handles("synthesis")
@@ -386,20 +416,29 @@ def _best_sentences(question: str, texts: Sequence[str]) -> list[str]:
     """
     leaning: dict[str, str | None] = {}
     previous: dict[str, str] = {}  # a sentence → the one before it in its paragraph
+    listed: dict[str, list[str]] = {}  # a sentence ending with a colon → the items of the list after it
     for text in texts:
         last: Unit | None = None
+        introducing: str | None = None
         for unit, subject in subjects(text):
             leaning.setdefault(unit.text, subject)  # a sentence said twice: in its first context
             if last is not None and not re.search(r"\n\s*\n", text[last.end : unit.start]):
                 previous.setdefault(unit.text, last.text)
+            if unit.kind == "item" and introducing is not None:
+                listed.setdefault(introducing, []).append(unit.text)
+            elif unit.text.endswith(":"):
+                introducing = unit.text
+            else:
+                introducing = None
             last = unit
     found = list(leaning)
     scores = _scores(question, [f"{s} ({leaning[s]})" if leaning[s] else s for s in found])
     before = {named(s, leaning[s]): named(p, leaning.get(p)) for s, p in previous.items()}
+    items = {named(s, leaning[s]): [named(i, leaning.get(i)) for i in found_items] for s, found_items in listed.items()}
     found = [named(s, leaning[s]) for s in found]
     ranked = sorted(((score, order, s) for order, (s, score) in enumerate(zip(found, scores, strict=True))
                      if score > 0), key=lambda r: (-r[0], r[1]))  # fmt: skip
-    return _quoted(question, [s for _, _, s in ranked], [score for score, _, _ in ranked], before)
+    return _quoted(question, [s for _, _, s in ranked], [score for score, _, _ in ranked], before, items)
 
 
 @handles("docrag-synthesis")

@@ -13,7 +13,9 @@ rows, short code blocks):
   ``kebab-case``, ``CamelCase``), names and key noun phrases (:mod:`tgneo.nlp.phrases`) — are related
   pairwise by :data:`CO_OCCURS`, in reading order, at most :data:`MAX_TERMS` terms a sentence; a sentence
   that leans on its context (``She died in Passy.``, ``This option …``: :mod:`tgneo.nlp.anaphora`) relates
-  the subject it leans on too, first;
+  the subject it leans on too, first; one opening with *This*/*These* … also the main terms of the sentence
+  before; a list item, the main terms of the sentence ending with a colon that introduces its list (``It is
+  used through URL prefixes:`` then ``Mercurial -- `hg+```, whose item alone names one term);
 * **relations** from plain encyclopedic prose, clause by clause, where the rules fire (names and
   sentences come from :mod:`tgneo.nlp.items`):
 
@@ -525,6 +527,7 @@ def extract(text: str) -> list[dict[str, Any]]:
 
     mentions = Counter(fold(w) for w in re.findall(r"[\w'’-]+", text))
     previous: list[Term] = []
+    introduced: list[Term] = []  # the terms of a sentence ending with a colon, for the list items after it
     for unit, subject in subjects(text):
         found = _entity_terms(unit.text, mentions)
         if _ANAPHOR.match(unit.text) and previous:
@@ -532,8 +535,17 @@ def extract(text: str) -> list[dict[str, Any]]:
             # sentence before named; its main terms join this one's (the evidence stays this sentence)
             known = {t.key for t in found}
             found = [t for t in previous[:ANAPHOR_TERMS] if t.key not in known] + found
+        if unit.kind == "item" and introduced:
+            # ``It is used through URL prefixes:`` then ``- Mercurial -- `hg+```: an item is one of what the
+            # sentence introducing its list names, and relates its terms
+            known = {t.key for t in found}
+            found = [t for t in introduced[:ANAPHOR_TERMS] if t.key not in known] + found
         if subject is not None and fold(subject) not in {t.key for t in found}:
             found = [Term(subject, "subject", -1), *found][:MAX_TERMS]  # ``She died in Passy.``: Marie Curie's
+        if unit.text.endswith(":"):
+            introduced = [t for t in found if t.kind != "subject"] if unit.kind != "item" else introduced
+        elif unit.kind != "item":
+            introduced = []
         previous = found
         if unit.kind in ("sentence", "item"):
             before = len(reader.facts)
