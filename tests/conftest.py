@@ -208,9 +208,9 @@ def neo4j_server() -> Iterator[Neo4jServer]:
 def apoc_neo4j() -> Iterator[Neo4jServer]:
     """The session's private Neo4j with APOC (a new store), for the modules whose users' libraries need it and
     which own a whole database: each takes it through ``tests.private_neo4j.emptied`` (see that module)."""
-    from tests.private_neo4j import SHARED_APOC, private_neo4j
+    from tests.private_neo4j import SHARED_APOC, private_neo4j, session_instance
 
-    with private_neo4j(SHARED_APOC, plugins=("apoc",), new_store=True) as server:
+    with private_neo4j(session_instance(SHARED_APOC), plugins=("apoc",), new_store=True) as server:
         yield server
 
 
@@ -218,9 +218,9 @@ def apoc_neo4j() -> Iterator[Neo4jServer]:
 def plain_neo4j() -> Iterator[Neo4jServer]:
     """The session's private Neo4j with no plugin (a new store), for the tests that own a whole database without
     APOC (vector indexes of other dimensions, a database without tgneo's schema): through ``emptied`` too."""
-    from tests.private_neo4j import SHARED_PLAIN, private_neo4j
+    from tests.private_neo4j import SHARED_PLAIN, private_neo4j, session_instance
 
-    with private_neo4j(SHARED_PLAIN, new_store=True) as server:
+    with private_neo4j(session_instance(SHARED_PLAIN), new_store=True) as server:
         yield server
 
 

@@ -63,9 +63,9 @@ def start(config: pytest.Config, commands: Iterable[Command]) -> None:
             continue
         out = tempfile.TemporaryFile("w+", encoding="utf-8", prefix=f"tgneo-{command.name}-")
         err = tempfile.TemporaryFile("w+", encoding="utf-8", prefix=f"tgneo-{command.name}-")
-        process = subprocess.Popen(
+        process = subprocess.Popen(  # in pytest's process group: whatever stops the session's group stops it too
             command.argv, cwd=command.cwd, env=command.env(), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-            text=True, start_new_session=True,
+            text=True,
         )  # fmt: skip
         running[command.name] = _Running(command, process, out, err, time.monotonic() + command.timeout)
 
@@ -98,13 +98,13 @@ def _read(run: _Running) -> tuple[str, str]:
 
 
 def _stop(run: _Running) -> None:
-    """SIGINT (its ``finally`` blocks stop what it started), then the whole process group after 120 s."""
+    """SIGINT (its ``finally`` blocks stop what it started), then SIGKILL after 120 s."""
     if run.process.poll() is None:
         run.process.send_signal(signal.SIGINT)
         try:
             run.process.wait(timeout=120)
         except subprocess.TimeoutExpired:
-            os.killpg(run.process.pid, signal.SIGKILL)
+            run.process.kill()
             run.process.wait()
 
 

@@ -16,8 +16,9 @@ otherwise the Maven-provisioned local server runs a private instance.
 Why shared within a session: a start costs 20 to 60 seconds on CI's two cores, and what the modules need is an
 *empty database* on a server of their own, not a server started for them. So the session has two: ``apoc_neo4j``
 (with APOC) and ``plain_neo4j`` (with no plugin), fixtures of ``tests/conftest.py``, each a new store at the
-session's start (:func:`private_neo4j` with ``new_store``); a module takes one through :func:`emptied` (no node, no
-constraint, no index but Neo4j's token lookups), and modules run one after another, so none sees another's graph.
+session's start (:func:`private_neo4j` with ``new_store``) in an instance named for the session
+(:func:`session_instance`); a module takes one through :func:`emptied` (no node, no constraint, no index but
+Neo4j's token lookups), and modules run one after another, so none sees another's graph.
 The tests whose subject is a start itself (``tgneo db start``, its plugins, Neo4j restarted under load) start
 their own servers.
 """
@@ -25,6 +26,7 @@ their own servers.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -65,8 +67,8 @@ def _container(plugins: tuple[str, ...], home: Path) -> Iterator[Neo4jServer]:
 @contextlib.contextmanager
 def private_neo4j(name: str, *, plugins: Iterable[str] = (), new_store: bool = False) -> Iterator[Neo4jServer]:
     """An empty-on-demand Neo4j 5.26 with ``plugins`` (none unless asked) no other test touches; stopped afterwards.
-    With ``new_store``, the instance's directory is removed first: every node id its store ever gave is this run's
-    (a container's store is new anyway)."""
+    With ``new_store``, the instance's directory is removed first, and again after the stop: every node id its store
+    ever gave is this run's, and no store is left behind (a container's store is new anyway)."""
     home = default_home()
     asked = parse_plugins(plugins)
     if _docker_engine_answers():
@@ -86,10 +88,35 @@ def private_neo4j(name: str, *, plugins: Iterable[str] = (), new_store: bool = F
         yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
     finally:
         local.stop()
+        if new_store:
+            shutil.rmtree(home / "instances" / name, ignore_errors=True)
 
 
 SHARED_APOC, SHARED_PLAIN = "shared-apoc", "shared-plain"
-"""The instances of the session's two shared private servers (``apoc_neo4j``, ``plain_neo4j`` in ``conftest.py``)."""
+"""The kinds of the session's two shared private servers (``apoc_neo4j``, ``plain_neo4j`` in ``conftest.py``)."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def session_instance(kind: str) -> str:
+    """The instance name of this session's shared server of ``kind``: ``kind-<pid of pytest>``, so that two sessions
+    on one machine (two developers' runs in one home) never stop or remove each other's server. Those left behind by
+    sessions that are gone (killed before their teardown) are stopped and removed first."""
+    home = default_home()
+    for directory in sorted((home / "instances").glob(f"{kind}-*")):
+        pid = directory.name.removeprefix(f"{kind}-")
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            LocalNeo4j(home, directory.name).stop()
+            shutil.rmtree(directory, ignore_errors=True)
+    return f"{kind}-{os.getpid()}"
 
 
 def emptied(server: Neo4jServer) -> Neo4jServer:

@@ -1,7 +1,7 @@
 """tgneo installs beside the user's libraries: ranges in pyproject.toml, exact pins in constraints.txt, optional extras.
 
 These tests run in both environments scripts/test.sh builds: the locked one (.venv, constraints.txt) and the newest
-releases (.venv-newest), so what they check holds wherever a user's LangChain or neo4j-graphrag put tgneo.
+releases (scripts/test-newest.sh), so what they check holds wherever a user's LangChain or neo4j-graphrag put tgneo.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rdflib import Dataset, Graph
 
-from tests.clirun import tgneo
+from tests.clirun import invoke as tgneo  # in this process: these tests check what the commands print and store
 from tests.conftest import Neo4jServer
 from tgneo.engines import GraphRag, Request
 from tgneo.explain.events import SessionEnd

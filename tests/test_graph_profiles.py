@@ -45,7 +45,7 @@ from tests.foreign_graphs import (
     write_neo4j_graphrag,
 )
 from tests.openai_server import OpenAIServer, serve
-from tests.private_neo4j import private_neo4j
+from tests.private_neo4j import emptied
 from tests.serving import running, serve_cmd, tg
 from tgneo.engines import Request, build_engine
 from tgneo.errors import BadRequest
@@ -82,9 +82,8 @@ def corpus() -> list[ReadDocument]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Neo4jServer]:
-    with private_neo4j("profiles", plugins=("apoc",)) as s:
-        yield s
+def server(apoc_neo4j: Neo4jServer) -> Neo4jServer:
+    return emptied(apoc_neo4j)
 
 
 @pytest.fixture(scope="module")

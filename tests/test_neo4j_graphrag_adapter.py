@@ -1,12 +1,15 @@
 """``ExplainedGraphRAG``: neo4j-graphrag's ``GraphRAG``, run by the real library, recorded as tgneo traces.
 
-The graph is written by neo4j-graphrag's own components (``tests/foreign_graphs.py``) on the session's private
-Neo4j with APOC, emptied first (``apoc_neo4j``), its 1536-d vector index asked through their ``VectorRetriever``
-with an ``Embedder`` computing their embedding (:func:`~tests.foreign_graphs.their_embedding`); the model is
-neo4j-graphrag's ``OpenAILLM`` talking to the OpenAI-compatible server on loopback (``tests/openai_server.py``),
-whose answers and token counts are computed from the request it received. The graph fixture's few lines are copied
-from ``tests/test_graph_profiles.py`` rather than shared: that module's fixture is parametrised over every profile,
-this one needs one graph.
+The graph is written by neo4j-graphrag's own components (``tests/foreign_graphs.py``) on a private Neo4j with APOC
+and a new store, its 1536-d vector index asked through their ``VectorRetriever`` with an ``Embedder`` computing their
+embedding (:func:`~tests.foreign_graphs.their_embedding`); the model is neo4j-graphrag's ``OpenAILLM`` talking to the
+OpenAI-compatible server on loopback (``tests/openai_server.py``), whose answers and token counts are computed from
+the request it received. The graph fixture's few lines are copied from ``tests/test_graph_profiles.py`` rather than
+shared: that module's fixture is parametrised over every profile, this one needs one graph.
+
+Why not the session's shared server (``apoc_neo4j``, emptied): there, after ``tests/test_coexistence.py`` had used
+it, ``trace verify`` answered "supported" where a new store gives "unsupported"; what an emptied database still
+holds (the names ``db.propertyKeys()`` lists, which the graph profiles' check reads) is the suspect.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from tests.foreign_graphs import (
     write_neo4j_graphrag,
 )
 from tests.openai_server import SERVED_SUFFIX, OpenAIServer, Received, answer_to, serve, text_of, token_count
-from tests.private_neo4j import emptied
+from tests.private_neo4j import private_neo4j, session_instance
 from tgneo.adapters.neo4j_graphrag import ExplainedGraphRAG, ExplainedRagResult
 from tgneo.explain.events import ExplainEvent
 from tgneo.rdf.ontology import graph_of, validate
@@ -73,9 +76,9 @@ class Graph:
 
 
 @pytest.fixture(scope="module")
-def graph(apoc_neo4j: Neo4jServer) -> Iterator[Graph]:
-    server = emptied(apoc_neo4j)
-    with driver_for(server) as driver:
+def graph() -> Iterator[Graph]:
+    instance = session_instance("graphrag-adapter")
+    with private_neo4j(instance, plugins=("apoc",), new_store=True) as server, driver_for(server) as driver:
         clear_checks()
         built = write_neo4j_graphrag(driver, read_corpus([PIP_TOPICS / n for n in FILES]), their_embedding, DIMENSIONS)
         assert built.chunks > 10, built

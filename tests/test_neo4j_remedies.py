@@ -132,7 +132,9 @@ def test_a_uri_given_to_tgneo_connect_is_what_its_error_says_to_check(tmp_path: 
 
 # ------------------------------------------------------------------------------- refused: name the remedy too
 def test_a_wrong_password_says_check_the_credentials(neo4j_server: Neo4jServer, tmp_path: Path) -> None:
-    env = _shell(tmp_path, NEO4J_URI=neo4j_server.uri, NEO4J_USERNAME="neo4j", NEO4J_PASSWORD="not-the-password")
+    # Not the account every other test uses: Neo4j locks an account for 5 s after 3 refusals in a row
+    # (dbms.security.auth_max_failed_attempts), and the next module's first login would then be refused too.
+    env = _shell(tmp_path, NEO4J_URI=neo4j_server.uri, NEO4J_USERNAME="stranger", NEO4J_PASSWORD="not-the-password")
     said = _cli_error(env, "traces", "list")
     assert said.startswith(f"Neo4j at {neo4j_server.uri} refused the credentials: "), said
     assert said.endswith(". Check NEO4J_USERNAME and NEO4J_PASSWORD: that server has no such user with that password")

@@ -50,7 +50,7 @@ from tests.foreign_graphs import (
     write_langchain,
     write_llm_graph_builder,
 )
-from tests.private_neo4j import private_neo4j
+from tests.private_neo4j import emptied
 from tgneo.engines import Request, build_engine
 from tgneo.explain.events import ErrorEvent, Event, ExplainEvent, SessionEnd
 from tgneo.graph_profiles import BUILTIN, CHAT_HISTORY, LANGGRAPH_CHECKPOINTS, GraphProfile, ProfileError, load_profile
@@ -83,9 +83,8 @@ def corpus() -> list[ReadDocument]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Neo4jServer]:
-    with private_neo4j("fallbacks", plugins=("apoc",)) as s:
-        yield s
+def server(apoc_neo4j: Neo4jServer) -> Neo4jServer:
+    return emptied(apoc_neo4j)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rdflib import Graph
 
-from tests.clirun import tgneo
+from tests.clirun import invoke as tgneo  # in this process: these tests check what the commands print and store
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tgneo.errors import StoreError, StoreUnavailable

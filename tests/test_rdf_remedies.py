@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rdflib import Dataset
 
-from tests.clirun import tgneo
+from tests.clirun import invoke as tgneo  # in this process: these tests check what the commands print and store
 from tests.conftest import Neo4jServer
 
 W = f"test-ws-remedies-{uuid.uuid4().hex[:8]}"

@@ -3,7 +3,9 @@
 tests/data/trustgraph_sessions.nq was written by TrustGraph 2.11.1's own provenance builders
 (scripts/make_trustgraph_fixture.py): extraction provenance, the knowledge graph with labels and
 vocabulary, and a GraphRAG, DocRAG, ReAct (with a GraphRAG sub-trace and a failed tool),
-plan-then-execute and supervisor session. The CLI runs in a subprocess against the real Neo4j.
+plan-then-execute and supervisor session. The CLI runs against the real Neo4j, in this process
+(:func:`tests.clirun.invoke`): what is checked is what the commands write and print; the refusals, whose exit code
+and stderr without a traceback are the process's, run in a subprocess.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clirun import TGNEO
+from tests.clirun import TGNEO, invoke
 from tests.conftest import Neo4jServer
 from tgneo.rdf.star import isomorphic, parse, serialize
 from tgneo.rdf.terms import Quad
@@ -24,12 +26,7 @@ FIXTURE = Path(__file__).parent / "data" / "trustgraph_sessions.nq"
 
 
 def tgneo(server: Neo4jServer, *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [*TGNEO, *args], env=server.env(), capture_output=True, text=True, timeout=300,
-        check=False,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return result
+    return invoke(server, *args)
 
 
 def fixture_quads() -> set[Quad]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.clirun import tgneo
+from tests.clirun import invoke as tgneo  # in this process: these tests check what the commands print and store
 from tests.conftest import Neo4jServer
 from tests.ingesting import query
 from tests.serving import Served

@@ -1,6 +1,6 @@
 """tgneo as a pip user has it: the installed package, no Java or Maven, a fresh home, a Neo4j started elsewhere.
 
-``scripts/test-newest.sh`` installs the built wheel (``pip wheel --no-deps .``) into ``.venv-newest`` after the
+``scripts/test-newest.sh`` installs the built wheel (``pip wheel --no-deps .``) into its environment after the
 newest neo4j, langchain-neo4j and neo4j-graphrag, and runs this module there with ``TGNEO_WHEEL`` naming the wheel,
 the ``tgneo`` of that venv and pytest's ``--import-mode=append``: every import of ``tgneo`` is the wheel's. The
 locked suite runs it too, on the editable checkout. Either way the commands run as a user runs them: the venv's
