@@ -35,7 +35,7 @@ from tests.foreign_graphs import (
     write_llm_graph_builder,
     write_neo4j_graphrag,
 )
-from tests.private_neo4j import emptied
+from tests.private_neo4j import private_neo4j, session_instance
 from tgneo.graph_profiles import BUILTIN, GraphProfile
 from tgneo.graphs.profile import ProfileGraph
 from tgneo.ingest.loader import ReadDocument
@@ -50,10 +50,14 @@ W, C = "test-side-reuse", "test-rebuilt"
 
 
 @pytest.fixture(scope="module")
-def server(apoc_neo4j: Neo4jServer) -> Neo4jServer:
-    """The session's private server with APOC, emptied: its store is new each session, so every node id it ever
-    gave is this session's and :func:`drain` has a bounded number of ids to take, run after run."""
-    return emptied(apoc_neo4j)
+def server() -> Iterator[Neo4jServer]:
+    """A private server with APOC and a new store of its own, so that every node id it ever gave is this module's.
+
+    Not the session's shared APOC server, emptied: after the graph-profile and fallback modules had written and
+    deleted their graphs there, Neo4j gave the rebuilt graphs ids from that earlier free list rather than the ones
+    this test freed, :func:`drain` notwithstanding, and no entry was misdirected (CI at ec12a2f)."""
+    with private_neo4j(session_instance("side-reuse"), plugins=("apoc",), new_store=True) as s:
+        yield s
 
 
 @pytest.fixture(scope="module")
