@@ -48,7 +48,7 @@ else
 fi
 tgneo init-schema
 questions="$(tgneo load sample)"   # idempotent: a second run finds the documents unchanged
-question="$(printf '%s\n' "$questions" | head -n 1)"
+question="${questions%%$'\n'*}"   # the first line; not `| head -n 1`, whose early exit can SIGPIPE printf (141)
 printf '\n== tgneo ask -x "%s"\n\n' "$question" >&2
 tgneo ask -x "$question"
 more="$(printf '%s\n' "$questions" | sed 1d | while IFS= read -r q; do printf '    tgneo ask -x "%s"%s\n' "$q" "$scope"; done)"
