@@ -105,7 +105,7 @@ run_tests() {
   #   the libraries this environment moves to their newest.
   # The venv's pytest script (not `python -m pytest`, which puts the checkout first on sys.path) in append mode: the
   # checkout's directory goes last, so `import tgneo` is the wheel's and `import tests` the checkout's tests.
-  TGNEO_WHEEL="$ROOT/$(ls dist/tgneo-*.whl)" "$venv/bin/pytest" --import-mode=append -k "not trustgraphs_cli and not reembedding_all_collections" \
+  TGNEO_WHEEL="$ROOT/$(ls dist/tgneo-*.whl)" "$venv/bin/pytest" --import-mode=append -n 2 --dist loadgroup -k "not trustgraphs_cli and not reembedding_all_collections" \
     tests/test_cli_help.py tests/test_dependencies.py "${modules[@]}" "$@"
   echo "newest-releases environment: $steps took $((SECONDS - started))s" >&2
 }

@@ -29,7 +29,10 @@ echo "== pytest (locked: constraints.txt)" >&2
 if [ $# -gt 0 ]; then
   exec pytest "$@"
 fi
-pytest --durations=40  # where a run's time went, in every CI log
+# two workers (pytest-xdist): a test mostly waits on Neo4j or on a subprocess, so one alone leaves a core idle; a
+# module's tests and each shared server's modules stay on one worker (tests/conftest.py); --durations: where a run's
+# time went, in every CI log
+pytest -n 2 --dist loadgroup --durations=40
 echo "== the newest releases' environment (made meanwhile)" >&2
 if ! wait "$newest"; then
   cat "$newest_log" >&2

@@ -17,11 +17,16 @@ mapped port 7474; the local server's own HTTP port.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import os
 import re
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -64,11 +69,98 @@ class Neo4jServer:
         }
 
 
+_SHARED_FIXTURES = ("apoc_neo4j", "plain_neo4j", "served", "slow_served")
+"""Session fixtures that stand for a server of their own: under pytest-xdist, the tests using one share a worker."""
+_SHARED_DIR = "TGNEO_TEST_XDIST_DIR"
+"""The directory a pytest-xdist controller makes for its workers (their groups, the database lock), by name."""
+
+
+def _shared_dir() -> Path | None:
+    directory = os.environ.get(_SHARED_DIR)
+    return Path(directory) if directory else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, what runs where: a module's tests on one worker (its module fixtures set up once), and
+    the modules using a session fixture of :data:`_SHARED_FIXTURES` on one worker together (one shared APOC server,
+    not one a worker; modules that empty it one after another). The modules with a long command (``head_start``) go
+    first, so that their commands run beside everything else. Each worker writes the groups it found for the
+    controller's scheduler (:func:`pytest_xdist_make_scheduler`): every worker collects the same, so which one is
+    read does not matter."""
+    directory = _shared_dir()
+    if not hasattr(config, "workerinput") or directory is None:
+        return
+    led = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("head_start")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in led)  # stable: the others as found
+    groups: dict[str, str] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        shared = [name for name in _SHARED_FIXTURES if name in getattr(item, "fixturenames", ())]
+        if shared or module not in groups:
+            groups[module] = shared[0] if shared else module
+    written = directory / f"groups-{os.getpid()}.json"
+    written.with_suffix(".tmp").write_text(json.dumps(groups), encoding="utf-8")
+    written.with_suffix(".tmp").replace(written)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadgroup`` by the groups of :func:`pytest_collection_modifyitems`: xdist's own reads
+    ``xdist_group`` marks into node ids, which pytest 9 no longer lets a plugin change."""
+    directory = _shared_dir()
+    if config.getvalue("dist") != "loadgroup" or directory is None:
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:  # asked once every worker has collected, so its file is there
+                self.groups = json.loads(next(directory.glob("groups-*.json")).read_text(encoding="utf-8"))
+            module = nodeid.split("::")[0]
+            return self.groups.get(module, module)
+
+    return ByGroup(config, log)  # type: ignore[arg-type]
+
+
+_LOCKS = pytest.StashKey[tuple[int, int]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Under pytest-xdist, a test marked ``whole_database`` (it changes what every test of the session's database
+    meets: a model-1 mark, an index or constraint in tgneo's way) runs with no other worker's test running; the
+    others share. A readers-writer lock on two files of the controller's directory (``flock``), taken around a
+    test's whole protocol, so its fixtures' setup and teardown are inside; the turnstile keeps the writer from
+    starving."""
+    locks = item.config.stash.get(_LOCKS, None)
+    if locks is None:
+        directory = _shared_dir()
+        if not hasattr(item.config, "workerinput") or directory is None:
+            return (yield)
+        locks = tuple(os.open(directory / name, os.O_RDWR | os.O_CREAT) for name in ("turnstile", "database"))
+        item.config.stash[_LOCKS] = locks  # type: ignore[assignment]
+    turnstile, database = locks
+    whole = item.get_closest_marker("whole_database") is not None
+    fcntl.flock(turnstile, fcntl.LOCK_EX)
+    if whole:
+        fcntl.flock(database, fcntl.LOCK_EX)
+        fcntl.flock(turnstile, fcntl.LOCK_UN)
+    else:
+        fcntl.flock(turnstile, fcntl.LOCK_UN)
+        fcntl.flock(database, fcntl.LOCK_SH)
+    try:
+        return (yield)
+    finally:
+        fcntl.flock(database, fcntl.LOCK_UN)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the long commands the selected tests check (``@pytest.mark.head_start``), so they run beside the
     tests before theirs (:mod:`tests.head_start`)."""
-    if session.config.option.collectonly:
-        return
+    if session.config.option.collectonly or hasattr(session.config, "workerinput"):
+        return  # under pytest-xdist a worker cannot tell which tests it will get: each command starts with its test
     from tests import head_start
 
     head_start.start(session.config, [m.args[0] for item in session.items for m in item.iter_markers("head_start")])
@@ -150,8 +242,8 @@ def offline_embedding_model() -> None:
         pytest.fail(f"no offline embedding model for the tests: {e}", pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def neo4j_server() -> Iterator[Neo4jServer]:
+@contextlib.contextmanager
+def _session_neo4j() -> Iterator[Neo4jServer]:
     """A real Neo4j 5.26 for the session (see the module docstring for where it comes from)."""
     if os.environ.get("NEO4J_URI"):
         uri = os.environ["NEO4J_URI"]
@@ -159,7 +251,7 @@ def neo4j_server() -> Iterator[Neo4jServer]:
             uri,
             os.environ.get("NEO4J_USERNAME", "neo4j"),
             os.environ.get("NEO4J_PASSWORD") or None,
-            "env",
+            os.environ.get(_ORIGIN, "env"),
             _http_url_for(uri),
         )
         return
@@ -202,6 +294,47 @@ def neo4j_server() -> Iterator[Neo4jServer]:
     finally:
         if not already_running:
             local.stop()
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Iterator[Neo4jServer]:
+    """A real Neo4j 5.26 for the session: the one :func:`_session_neo4j` gives (under pytest-xdist, the one the
+    controller started and handed to every worker: see :func:`pytest_configure`)."""
+    with _session_neo4j() as server:
+        yield server
+
+
+_ORIGIN = "TGNEO_TEST_NEO4J_ORIGIN"
+"""Where the server a pytest-xdist controller hands its workers came from (they see it as ``NEO4J_URI``)."""
+_CONTROLLED = pytest.StashKey[contextlib.ExitStack]()
+
+
+def _is_xdist_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", None))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n 2``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
+    before any worker exists, and hands it to them through ``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD``
+    (its Browser found from the running instance, as for a user's ``NEO4J_URI``): two workers starting or moving
+    on one instance would race, and one stopping it
+    at its end would pull it from under the other. The controller stops it when the session ends."""
+    if not _is_xdist_controller(config) or config.option.collectonly:
+        return
+    stack = contextlib.ExitStack()
+    config.stash[_CONTROLLED] = stack
+    os.environ[_SHARED_DIR] = stack.enter_context(tempfile.TemporaryDirectory(prefix="tgneo-xdist-"))
+    if os.environ.get("NEO4J_URI"):
+        return
+    server = stack.enter_context(_session_neo4j())
+    os.environ.update(NEO4J_URI=server.uri, NEO4J_USERNAME=server.username, NEO4J_PASSWORD=server.password or "")
+    os.environ[_ORIGIN] = server.origin
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    stack = config.stash.get(_CONTROLLED, None)
+    if stack is not None:
+        stack.close()
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,7 @@ from tgneo.store.traces import get_trace, list_traces
 from tgneo.timestamps import parse_iso
 
 DATA = Path(__file__).parent / "data"
+pytestmark = pytest.mark.whole_database  # a model-1 mark makes every command on the database refuse (conftest.py)
 MODEL1_INDEX = "tgneo_question_time"
 """One of the indexes model 1 installed on every start (on :Question), the mark of a model-1 database."""
 

@@ -127,6 +127,7 @@ def test_a_step_whose_parent_was_never_recorded_writes_nothing(store: Store, col
     assert events == []
 
 
+@pytest.mark.whole_database  # changes what every test of the database meets (conftest.py)
 def test_a_failure_mid_step_rolls_the_whole_step_back(store: Store, collection: str) -> None:
     """A constraint trips on the step's last write (its content); the step's node must not survive.
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from tests.conftest import Neo4jServer
 from tests.openai_server import OFFLINE_DIMENSIONS
 from tgneo.llm.offline import OfflineLLM
@@ -209,6 +211,7 @@ def test_a_reembedding_cut_short_after_forgetting_the_old_vectors_is_finished_by
 OTHER_TOOLS_LABELS = {"Document", "Chunk", "Resource", "__Entity__", "__KGBuilder__", "Session", "Message"}
 
 
+@pytest.mark.whole_database  # changes what every test of the database meets (conftest.py)
 def test_every_index_and_constraint_of_tgneo_is_named_tgneo_and_on_a_label_only_tgneo_writes(store: Store) -> None:
     from tgneo.store.schema import install_search_schema
 
@@ -220,6 +223,7 @@ def test_every_index_and_constraint_of_tgneo_is_named_tgneo_and_on_a_label_only_
     assert not {label for r in rows for label in r["labelsOrTypes"]} & OTHER_TOOLS_LABELS
 
 
+@pytest.mark.whole_database  # changes what every test of the database meets (conftest.py)
 def test_an_equivalent_index_under_another_name_is_named_instead_of_silently_missing(store: Store) -> None:
     import pytest
 
@@ -237,11 +241,10 @@ def test_an_equivalent_index_under_another_name_is_named_instead_of_silently_mis
         install_schema(store)
 
 
+@pytest.mark.whole_database  # changes what every test of the database meets (conftest.py)
 def test_a_database_of_the_previous_model_is_refused_by_every_store_naming_the_migration(
     store: Store, neo4j_server: Neo4jServer
 ) -> None:
-    import pytest
-
     from tgneo.errors import NeedsMigration
 
     with store.driver.session(database=store.database) as session:  # what model 1 installed on every start

@@ -258,7 +258,8 @@ def get_trace(
     if not records:
         raise TraceNotFound(f"no trace {uri!r} in workspace {workspace!r}, collection {collection!r}")
     root, raw_steps = records[0]["root"], records[0]["steps"]
-    steps = derivation_order([_step(s) for s in raw_steps])
+    # a step a concurrent prune has deleted since the query matched it reads back without its URI: it is gone
+    steps = derivation_order([_step(s) for s in raw_steps if s["uri"] is not None])
     props = plain(root["props"])
     stale = staleness(store, workspace, collection, root["uri"])
     return {
