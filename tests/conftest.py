@@ -112,10 +112,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    # the groups in collection order, not xdist's largest-first: the head-started modules (one test each, or a few)
-    # would otherwise start their minutes-long commands last, when nothing else is left to run beside them
-    config.option.loadscopereorder = False
-
     class ByGroup(LoadScopeScheduling):
         groups: dict[str, str] | None = None
 
