@@ -18,7 +18,9 @@ if [ $# -eq 0 ]; then
   bash "$ROOT/scripts/test-newest.sh" --install >"$newest_log" 2>&1 &
   newest=$!
   set +m
-  trap 'kill -- "-$newest" 2>/dev/null || true; rm -f "$newest_log"' EXIT
+  trap 'kill -- "-$newest" 2>/dev/null || true; rm -f "$newest_log"; python -m tests.kept_servers stop $$' EXIT
+  # the servers the locked suite starts for itself stay up for the newest-releases suite, warm (tests/kept_servers.py)
+  export TGNEO_TEST_KEEP_SERVERS=$$
 fi
 echo "== ruff" >&2
 ruff check .

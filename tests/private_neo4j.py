@@ -34,6 +34,7 @@ from pathlib import Path
 
 from neo4j import GraphDatabase
 
+from tests import kept_servers
 from tests.conftest import Neo4jServer, _docker_engine_answers
 from tgneo.config import default_home
 from tgneo.provision import NEO4J_VERSION, LocalNeo4j
@@ -65,15 +66,26 @@ def _container(plugins: tuple[str, ...], home: Path) -> Iterator[Neo4jServer]:
 
 
 @contextlib.contextmanager
-def private_neo4j(name: str, *, plugins: Iterable[str] = (), new_store: bool = False) -> Iterator[Neo4jServer]:
+def private_neo4j(
+    name: str, *, plugins: Iterable[str] = (), new_store: bool = False, kept: bool = False
+) -> Iterator[Neo4jServer]:
     """An empty-on-demand Neo4j 5.26 with ``plugins`` (none unless asked) no other test touches; stopped afterwards.
     With ``new_store``, the instance's directory is removed first, and again after the stop: every node id its store
-    ever gave is this run's, and no store is left behind (a container's store is new anyway)."""
+    ever gave is this run's, and no store is left behind (a container's store is new anyway).
+
+    With ``kept`` (a session's shared server) and :mod:`tests.kept_servers`'s owner set, it is left running for the
+    owner instead, and an earlier session of that owner's left running is taken as it runs (emptied by each module
+    that takes it, as always)."""
     home = default_home()
     asked = parse_plugins(plugins)
     if _docker_engine_answers():
         with _container(asked, home) as server:
             yield server
+        return
+    kept = kept and kept_servers.owner() is not None
+    if kept and LocalNeo4j(home, name).status().running:  # the owner's earlier session started it
+        instance = LocalNeo4j(home, name).start(timeout=240).instance
+        yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
         return
     LocalNeo4j(home, name).stop()  # an instance a killed run left behind may run other plugins: start it afresh
     if new_store:
@@ -83,13 +95,16 @@ def private_neo4j(name: str, *, plugins: Iterable[str] = (), new_store: bool = F
         plugins=asked, without_plugins=[p for p in PLUGINS if p not in asked],  # exactly these: it keeps no other
     )  # fmt: skip
     status = local.start(timeout=240)
+    if kept:
+        kept_servers.keep(name, remove=new_store)
     try:
         instance = status.instance
         yield Neo4jServer(instance.bolt_uri, "neo4j", instance.password(), "local", instance.http_url)
     finally:
-        local.stop()
-        if new_store:
-            shutil.rmtree(home / "instances" / name, ignore_errors=True)
+        if not kept:  # a kept one the owner stops (tests.kept_servers.stop)
+            local.stop()
+            if new_store:
+                shutil.rmtree(home / "instances" / name, ignore_errors=True)
 
 
 SHARED_APOC, SHARED_PLAIN = "shared-apoc", "shared-plain"
@@ -108,15 +123,16 @@ def _alive(pid: int) -> bool:
 
 def session_instance(kind: str) -> str:
     """The instance name of this session's shared server of ``kind``: ``kind-<pid of pytest>``, so that two sessions
-    on one machine (two developers' runs in one home) never stop or remove each other's server. Those left behind by
-    sessions that are gone (killed before their teardown) are stopped and removed first."""
+    on one machine (two developers' runs in one home) never stop or remove each other's server; ``kind-<owner>`` when
+    :mod:`tests.kept_servers` keeps it for a process that runs several sessions. Those left behind by sessions (or
+    owners) that are gone (killed before their teardown) are stopped and removed first."""
     home = default_home()
     for directory in sorted((home / "instances").glob(f"{kind}-*")):
         pid = directory.name.removeprefix(f"{kind}-")
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             LocalNeo4j(home, directory.name).stop()
             shutil.rmtree(directory, ignore_errors=True)
-    return f"{kind}-{os.getpid()}"
+    return f"{kind}-{kept_servers.owner() or os.getpid()}"
 
 
 def emptied(server: Neo4jServer) -> Neo4jServer:

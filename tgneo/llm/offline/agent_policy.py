@@ -189,7 +189,8 @@ def _each_side(question: str, sides: list[str], history: Sequence[Mapping[str, A
     for n, side in enumerate(sides, start=1):
         for tool in lookups:
             if not any(h.get("action") == tool and _asked(h) == side for h in history):
-                thought = f"The question asks two things; I look up part {n} in {_WHERE[tool]}: {side}"
+                where = _WHERE[tool]  # an English thought, not a query: joined, not formatted
+                thought = " ".join(("The question asks two things; I look up part", str(n), "in", where + ":", side))
                 return _step(thought, tool, {"question": side})
     found = [{"text": _observed(h)} for h in history if not h.get("error") and not _says_nothing(_observed(h))]
     answer = agent_synthesis({"question": question, "results": found})
