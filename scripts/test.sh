@@ -26,7 +26,9 @@ echo "== ruff" >&2
 ruff check .
 ruff format --check .
 echo "== mypy" >&2
-mypy
+# its cache outside the checkout, so a fresh clone checks only what changed (18 s cold, 1 s from the cache: mypy
+# compares each file's hash, whatever its path or time)
+MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tgneo-mypy}" mypy
 echo "== pytest (locked: constraints.txt)" >&2
 if [ $# -gt 0 ]; then
   exec pytest "$@"

@@ -158,14 +158,32 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         fcntl.flock(database, fcntl.LOCK_UN)
 
 
+@pytest.hookimpl(tryfirst=True)  # under pytest-xdist, before the worker tells the controller it has collected
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the long commands the selected tests check (``@pytest.mark.head_start``), so they run beside the
-    tests before theirs (:mod:`tests.head_start`)."""
-    if session.config.option.collectonly or hasattr(session.config, "workerinput"):
-        return  # under pytest-xdist a worker cannot tell which tests it will get: each command starts with its test
+    tests before theirs (:mod:`tests.head_start`); a pytest-xdist worker announces them to the controller, which
+    starts them (:func:`pytest_xdist_node_collection_finished`)."""
+    if session.config.option.collectonly:
+        return
     from tests import head_start
 
-    head_start.start(session.config, [m.args[0] for item in session.items for m in item.iter_markers("head_start")])
+    commands = [m.args[0] for item in session.items for m in item.iter_markers("head_start")]
+    directory = _shared_dir()
+    if hasattr(session.config, "workerinput"):
+        if directory is not None:
+            head_start.announce(directory, commands)
+        return
+    head_start.start(session.config, commands)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """In the pytest-xdist controller, when the first worker has collected: start the commands it announced."""
+    directory = _shared_dir()
+    if directory is not None:
+        from tests import head_start
+
+        head_start.start_shared(node.config, directory)  # type: ignore[attr-defined]
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
