@@ -228,21 +228,25 @@ def _http_url_for(uri: str) -> str | None:
     return status.instance.http_url if status else None
 
 
-def _move_on(server: Neo4jServer) -> None:
+def _move_on(server: Neo4jServer, *, drop_earlier: bool = True) -> None:
     """Our own test instance outlives a session, and an earlier tgneo may have written it: drop earlier runs'
     collections, migrate it to the current graph model and move what is left to the default embedding model
     (what a user runs on upgrade: ``tgneo load index --reembed --all-collections``; a no-op when nothing was
-    embedded by another model) before any test (a CLI test as much as a ``store`` one) meets it."""
+    embedded by another model) before any test (a CLI test as much as a ``store`` one) meets it. Not
+    ``drop_earlier`` when the server is one ``scripts/test.sh`` kept from its locked suite: that suite's collections
+    (a test's own, named once) are left for the next run's first session to drop, rather than make every worker of
+    this one wait while 100,000 nodes go."""
     from tgneo.ingest.index import reembed_all
     from tgneo.llm.offline import OfflineLLM
     from tgneo.store.migrate import migrate
 
     with Store.from_settings(server.settings(), check_model=False) as old:
-        with old.driver.session(database=old.database) as session:  # earlier runs' collections go first
-            session.run(
-                "MATCH (n) WHERE n.collection STARTS WITH 'test-' "
-                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
-            ).consume()
+        if drop_earlier:
+            with old.driver.session(database=old.database) as session:  # earlier runs' collections go first
+                session.run(
+                    "MATCH (n) WHERE n.collection STARTS WITH 'test-' "
+                    "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
+                ).consume()
         migrate(old)
         reembed_all(old, OfflineLLM())
 
@@ -312,7 +316,7 @@ def _session_neo4j() -> Iterator[Neo4jServer]:
     if kept:  # scripts/test.sh's next session takes it as it runs (tests/kept_servers.py)
         kept_servers.keep(local.instance.name, remove=False)
     try:
-        _move_on(server)
+        _move_on(server, drop_earlier=not (already_running and kept_servers.owner() is not None))
         yield server
     finally:
         if not already_running and not kept:
