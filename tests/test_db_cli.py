@@ -74,6 +74,20 @@ def test_db_env_feeds_the_official_driver(lifecycle_ports: tuple[int, int]) -> N
     assert records[0]["edition"] == "community"
 
 
+def test_the_started_jvm_compiles_only_what_stays_hot(lifecycle_ports: tuple[int, int]) -> None:
+    """The server's own JVM (not the bootloader's) runs with tgneo's compile threshold scaling, as its JMX says."""
+    assert _start(lifecycle_ports).returncode == 0
+    env = _parse_env(tgneo("db", "env", "--instance", INSTANCE).stdout.strip())
+    with GraphDatabase.driver(env["NEO4J_URI"], auth=(env["NEO4J_USERNAME"], env["NEO4J_PASSWORD"])) as driver:
+        records, _, _ = driver.execute_query(
+            "CALL dbms.queryJmx('java.lang:type=Runtime') YIELD attributes "
+            "RETURN attributes.InputArguments.value AS arguments"
+        )
+    arguments = records[0]["arguments"]
+    assert "-XX:CompileThresholdScaling=10" in arguments
+    assert "-XX:+UseG1GC" in arguments and "-XX:TieredStopAtLevel=1" not in arguments  # the bootloader's stay its own
+
+
 def _pid(instance_dir: Path) -> int:
     return int((instance_dir / "run" / "neo4j.pid").read_text().strip())
 
