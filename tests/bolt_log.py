@@ -39,6 +39,8 @@ class Unit:
     bookmark: str | None = None
     """The bookmark the server answered when the transaction committed."""
     failed: bool = False
+    thread: int = 0
+    """The thread that sent it (and read its answers: the driver is synchronous)."""
     begun: int = 0
     """When it was sent (the message's rank in the log)."""
     answered: int | None = None
@@ -80,6 +82,8 @@ class BoltLog(logging.Handler):
         """Connection → the unit its last query belongs to (the next summaries are that query's)."""
         self._mutex = threading.Lock()
         self._rank = 0
+        self._ranks: dict[int, list[int]] = {}
+        """Thread → the ranks of the messages it logged, in order."""
 
     def emit(self, record: logging.LogRecord) -> None:
         args = record.args
@@ -88,14 +92,17 @@ class BoltLog(logging.Handler):
         port, message = args[0], str(record.msg)
         with self._mutex:
             self._rank += 1
+            thread = record.thread or 0
+            self._ranks.setdefault(thread, []).append(self._rank)
             if "C: BEGIN" in message and isinstance(args[1], dict):
-                unit = Unit(port, args[1].get("mode", "w"), tuple(args[1].get("bookmarks", ())), True, begun=self._rank)
+                unit = Unit(port, args[1].get("mode", "w"), tuple(args[1].get("bookmarks", ())), True, thread=thread,
+                            begun=self._rank)  # fmt: skip
                 self.units.append(unit)
                 self._open[port] = self._last[port] = unit
             elif "C: RUN" in message:
                 query, extra = _run_fields(str(args[1]))
                 unit = self._open.get(port) or Unit(port, extra.get("mode", "w"), tuple(extra.get("bookmarks", ())),
-                                                    False, begun=self._rank)  # fmt: skip
+                                                    False, thread=thread, begun=self._rank)  # fmt: skip
                 if unit is not self._open.get(port):
                     self.units.append(unit)
                 unit.queries.append(query)
@@ -116,14 +123,32 @@ class BoltLog(logging.Handler):
         return [u for u in self.units if not u.failed and u.bookmark and any(t != "r" for t in u.types)]
 
     def chained(self) -> list[tuple[Unit, Unit]]:
-        """Each unit sent after a write had committed, with the last write committed before it was sent."""
+        """Each unit sent after a write had committed, with the last write committed before it took its bookmarks
+        (:meth:`committed_before`)."""
         written = sorted(self.written(), key=lambda u: u.answered or 0)
         pairs = []
         for unit in self.units:
-            before = [w for w in written if (w.answered or 0) < unit.begun]
+            before = [w for w in written if self.committed_before(w, unit)]
             if before:
                 pairs.append((unit, before[-1]))
         return pairs
+
+    def committed_before(self, write: Unit, unit: Unit) -> bool:
+        """Whether ``write``'s bookmark was the driver's before ``unit`` took its bookmarks, as the log can tell.
+
+        In one thread, when the write's answer came first. Across threads, the log orders only messages: the
+        writer's thread records the bookmark after it logged the answer, and the other thread takes its bookmarks
+        after its own last message before the unit's. So a write of another thread counts once that thread had
+        logged a message after the answer, before the unit's thread logged its last one ahead of the unit (a read
+        begun two messages after a concurrent step's commit, by a thread that had taken its bookmarks meanwhile,
+        was counted and failed under CI's load, at cc36cd8)."""
+        answered = write.answered or 0
+        if write.thread == unit.thread:
+            return answered < unit.begun
+        writer, reader = self._ranks.get(write.thread, []), self._ranks.get(unit.thread, [])
+        went_on = next((rank for rank in writer if rank > answered), None)
+        ahead = max((rank for rank in reader if rank < unit.begun), default=None)
+        return went_on is not None and ahead is not None and went_on < ahead
 
     def sees(self, unit: Unit, write: Unit) -> bool:
         """Whether ``unit`` was sent with ``write``'s bookmark or a newer one: one the server first answered once
