@@ -85,10 +85,11 @@ def _shared_dir() -> Path | None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist, what runs where: a module's tests on one worker (its module fixtures set up once), and
     the modules using a session fixture of :data:`_SHARED_FIXTURES` on one worker together (one shared APOC server,
-    not one a worker; modules that empty it one after another). The modules with a long command (``head_start``) go
-    first, so that their commands run beside everything else. Each worker writes the groups it found for the
-    controller's scheduler (:func:`pytest_xdist_make_scheduler`): every worker collects the same, so which one is
-    read does not matter."""
+    not one a worker; modules that empty it one after another). The modules with a long command (``head_start``) are
+    listed first, a leftover that no longer matters: the controller starts those commands itself
+    (:func:`pytest_xdist_node_collection_finished`) and xdist orders the groups by size. Each worker writes the
+    groups it found for the controller's scheduler (:func:`pytest_xdist_make_scheduler`): every worker collects the
+    same, so which one is read does not matter."""
     directory = _shared_dir()
     if not hasattr(config, "workerinput") or directory is None:
         return
