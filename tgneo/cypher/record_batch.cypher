@@ -1,6 +1,7 @@
 // Purpose: write one compiled batch (a recorded step, a loaded document, or a slice of an import) in a single statement; writes nothing when a parent step is missing or when the import it belongs to is no longer running. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: the import journal, prefixes, resources, then statements, then the resources statements point at, then facts (typed relationships between resources, named by the native rule) and literal values (properties of their subject; a value whose Neo4j type differs from the values its key holds is reported as a misfit, for the caller to store as a reified edge in the same transaction). With $import_id set (an import), every node the batch creates carries tg_import = $import_id, and every change to a node it did not create leaves a :TgImportUndo record (a snapshot of the node before its first change), so store.imports can commit or roll back the whole import later; $import_id null (the recorder, the loader) writes plainly and makes permanent any node an unfinished import created.
 // Params: $workspace, $collection, $import_id, $parents, $prefixes, $resources, $entities, $links, $statements, $parts (only the parts that are quoted triples: a new statement links its resources itself), $statement_links, $contents, $facts, $literals
 // Returns: missing LIST<STRING> (parents that are not recorded entities, or the import id when that import is not running; non-empty means nothing was written), misfits LIST<LIST> ([subject uri, key, [value indexes]] of literal values not stored natively)
+// Why no MERGE of a relationship: Neo4j 5.26 plans MERGE (a)-[r:$(type)]->(b), a dynamic type, as a scan of every relationship record per row when it plans it on a database with (almost) no relationships, and keeps that plan cached: the first import into a new database cost 6.5 times the next, 100 times on an emptied one (store.write_path says more). So each relationship is merged by hand, as MERGE would: its start node locked (a property set to itself: every writer of the relationship takes that lock first), then looked for from whichever of its two nodes has fewer relationships (as Expand(Into) does), with a one-hop variable-length match, which Neo4j can only plan as an expansion, its type checked in WHERE (a dynamic type on a variable-length relationship is accepted and ignored), and created when missing.
 OPTIONAL MATCH (journal:TgImport {workspace: $workspace, collection: $collection, id: $import_id})
 CALL (journal) {
   WITH journal WHERE journal IS NOT NULL AND journal.state = 'running'
@@ -97,7 +98,14 @@ OPTIONAL CALL (missing) {
     UNWIND $parts AS part
     MATCH (n:TgStatement {workspace: $workspace, collection: $collection, id: part.statement})
     MATCH (r:TgStatement {workspace: $workspace, collection: $collection, id: part.nested})
-    MERGE (n)-[:$(part.role)]->(r)
+    CALL (n, r, part) {
+      SET n.workspace = n.workspace
+      WITH n, r, part, CASE WHEN COUNT { (n)--() } <= COUNT { (r)--() } THEN [n, r] ELSE [r, n] END AS ends
+      WITH n, r, part, ends[0] AS near, ends[1] AS far
+      OPTIONAL MATCH (near)-[seen*1..1]-(far) WHERE type(seen[0]) = part.role AND startNode(seen[0]) = n
+      WITH n, r, part WHERE seen IS NULL
+      CREATE (n)-[:$(part.role)]->(r)
+    }
   }
   CALL () {
     UNWIND $entities AS e
@@ -115,15 +123,32 @@ OPTIONAL CALL (missing) {
     UNWIND $links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (b:TgResource {workspace: $workspace, collection: $collection, uri: l.to})
-    MERGE (a)-[r:$(l.type)]->(b)
-    ON CREATE SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    CALL (a, b, l) {
+      SET a.workspace = a.workspace
+      WITH a, b, l, CASE WHEN COUNT { (a)--() } <= COUNT { (b)--() } THEN [a, b] ELSE [b, a] END AS ends
+      WITH a, b, l, ends[0] AS near, ends[1] AS far
+      OPTIONAL MATCH (near)-[seen*1..1]-(far) WHERE type(seen[0]) = l.type AND startNode(seen[0]) = a
+      WITH a, b, l WHERE seen IS NULL
+      CREATE (a)-[r:$(l.type)]->(b)
+      SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    }
   }
   CALL () {
     UNWIND $statement_links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (s:TgStatement {workspace: $workspace, collection: $collection, id: l.statement})
-    MERGE (a)-[r:$(l.type)]->(s)
-    ON CREATE SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    CALL (a, s, l) {
+      SET a.workspace = a.workspace
+      WITH a, s, l, CASE WHEN COUNT { (a)--() } <= COUNT { (s)--() } THEN [a, s] ELSE [s, a] END AS ends
+      WITH a, s, l, ends[0] AS near, ends[1] AS far
+      OPTIONAL MATCH (near)-[seen*1..1]-(far) WHERE type(seen[0]) = l.type AND startNode(seen[0]) = a
+      WITH a, s, l WHERE seen IS NULL
+      CREATE (a)-[r:$(l.type)]->(s)
+      SET r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    }
+    WITH a, s, l WHERE size(keys(l.props)) > 0
+    MATCH (a)-[found*1..1]->(s) WHERE type(found[0]) = l.type
+    UNWIND found AS r
     SET r += l.props
   }
   CALL () {
@@ -140,9 +165,16 @@ OPTIONAL CALL (missing) {
       MERGE (u:Tgneo:TgImportUndo {workspace: $workspace, collection: $collection, undo_import: $import_id, undo_key: 'entity:' + a.uri})
       ON CREATE SET u += properties(a), u.undo_kind = 'entity', u.undo_target = 'resource', u.undo_ref = a.uri, u.undo_labels = []
     }
-    MERGE (a)-[r:$(f.type)]->(b)
-    ON CREATE SET r.workspace = $workspace, r.collection = $collection, r.iri = f.iri, r.id = f.id,
-      r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    CALL (a, b, f) {
+      SET a.workspace = a.workspace
+      WITH a, b, f, CASE WHEN COUNT { (a)--() } <= COUNT { (b)--() } THEN [a, b] ELSE [b, a] END AS ends
+      WITH a, b, f, ends[0] AS near, ends[1] AS far
+      OPTIONAL MATCH (near)-[seen*1..1]-(far) WHERE type(seen[0]) = f.type AND startNode(seen[0]) = a
+      WITH a, b, f WHERE seen IS NULL
+      CREATE (a)-[r:$(f.type)]->(b)
+      SET r.workspace = $workspace, r.collection = $collection, r.iri = f.iri, r.id = f.id,
+        r.tg_import = CASE WHEN a.tg_import = $import_id THEN null ELSE $import_id END
+    }
   }
   CALL () {
     UNWIND $literals AS l
