@@ -1,5 +1,5 @@
 // Purpose: an import's fast path: write one batch of plain knowledge-graph triples (default graph; IRI or blank-node subject; IRI, blank-node or literal object) in their native form, the same nodes, relationships and properties record_batch writes: each fact a typed relationship (merged, so a triple is stored once), each literal a value of its subject's property. Rows are flat lists, not maps; the batch's resources are MERGEd once, in uri order, and collected, so a fact reaches its nodes by list position instead of index seeks. A resource carries the map of the literal values the batch holds for it (values and sidecar tags, as stored): a node this statement creates takes the map whole, and so does one that existed but holds none of its keys; one that holds other values under some key has the values merged key by key into those it holds (nothing is written to a node the batch only points at, so concurrent batches do not queue on each other's objects) (a value of another Neo4j type is reported as a misfit, for the caller to store as a reified edge in the same transaction). A subject the import did not create gets an undo snapshot before its first change, as in record_batch. The import's journal is locked last, not first, so that concurrent batches of one import overlap instead of queueing on it: the batch checks the journal's state (running) before writing, and again once it holds the lock; if the import was stopped in between, the batch divides by zero, the one way Cypher has to fail its own transaction, and nothing is written.
-// Params: $workspace, $collection, $import_id, $prefixes (rows [prefix, namespace]), $resources (rows [uri, kind, literal map (empty when none), whether it is a subject in the batch], sorted by uri), $facts (rows [subject index, object index, type, predicate IRI, id])
+// Params: $workspace, $collection, $import_id, $rows (one map of the batch's row lists, so that Neo4j plans the statement once: a list parameter's size is part of its plan cache key, a map's is not): prefixes (rows [prefix, namespace]), resources (rows [uri, kind, literal map (empty when none), whether it is a subject in the batch], sorted by uri), facts (rows [subject index, object index, type, predicate IRI, id])
 // Returns: missing LIST<STRING> (the import id when that import is not running; non-empty means nothing was written), misfits LIST<LIST> ([subject uri, key, [value indexes]] of literal values not stored natively)
 // Why no MERGE of a relationship: Neo4j 5.26 plans MERGE (a)-[r:$(type)]->(b), a dynamic type, as a scan of every relationship record per row when it plans it on a database with (almost) no relationships, and keeps that plan cached: the first import into a new database cost 6.5 times the next, 100 times on an emptied one (store.write_path says more). So each relationship is merged by hand, as MERGE would: its start node locked (a property set to itself: every writer of the relationship takes that lock first), then looked for from whichever of its two nodes has fewer relationships (as Expand(Into) does), with a one-hop variable-length match, which Neo4j can only plan as an expansion, its type checked in WHERE (a dynamic type on a variable-length relationship is accepted and ignored), and created when missing.
 OPTIONAL MATCH (early:TgImport {workspace: $workspace, collection: $collection, id: $import_id})
@@ -7,7 +7,7 @@ WITH CASE WHEN early IS NOT NULL AND early.state = 'running' THEN [] ELSE [$impo
 OPTIONAL CALL (missing) {
   WITH missing WHERE size(missing) = 0
   CALL () {
-    UNWIND $prefixes AS px
+    UNWIND $rows.prefixes AS px
     MERGE (x:Tgneo:TgPrefix {workspace: $workspace, collection: $collection, prefix: px[0]})
     ON CREATE SET x.namespace = px[1], x.tg_import = $import_id
     WITH x WHERE x.tg_import IS NOT NULL AND x.tg_import <> $import_id
@@ -16,7 +16,7 @@ OPTIONAL CALL (missing) {
     ON CREATE SET u.undo_kind = 'claim', u.undo_target = 'prefix', u.undo_ref = x.prefix
   }
   CALL () {
-    UNWIND $resources AS r
+    UNWIND $rows.resources AS r
     MERGE (n:Tgneo:TgResource {workspace: $workspace, collection: $collection, uri: r[0]})
     ON CREATE SET n.kind = r[1], n.graph = '', n.tg_import = $import_id, n += r[2]
     WITH n, r, coalesce(n.tg_import, '') <> $import_id AS foreign,
@@ -45,7 +45,7 @@ OPTIONAL CALL (missing) {
     SET n += m
   }
   CALL (nodes) {
-    UNWIND $facts AS f
+    UNWIND $rows.facts AS f
     WITH f, nodes[f[0]] AS a, nodes[f[1]] AS b
     CALL (a, b, f) {
       SET a.workspace = a.workspace

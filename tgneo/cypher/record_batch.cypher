@@ -1,5 +1,5 @@
 // Purpose: write one compiled batch (a recorded step, a loaded document, or a slice of an import) in a single statement; writes nothing when a parent step is missing or when the import it belongs to is no longer running. Rows arrive sorted by the node they lock, and every phase below runs over one kind of shared node, so concurrent writers lock in one global order: the import journal, prefixes, resources, then statements, then the resources statements point at, then facts (typed relationships between resources, named by the native rule) and literal values (properties of their subject; a value whose Neo4j type differs from the values its key holds is reported as a misfit, for the caller to store as a reified edge in the same transaction). With $import_id set (an import), every node the batch creates carries tg_import = $import_id, and every change to a node it did not create leaves a :TgImportUndo record (a snapshot of the node before its first change), so store.imports can commit or roll back the whole import later; $import_id null (the recorder, the loader) writes plainly and makes permanent any node an unfinished import created.
-// Params: $workspace, $collection, $import_id, $parents, $prefixes, $resources, $entities, $links, $statements, $parts (only the parts that are quoted triples: a new statement links its resources itself), $statement_links, $contents, $facts, $literals
+// Params: $workspace, $collection, $import_id, $rows (one map of the batch's row lists, so that Neo4j plans the statement once: a list parameter's size is part of its plan cache key, a map's is not): parents, prefixes, resources, entities, links, statements, parts (only the parts that are quoted triples: a new statement links its resources itself), statement_links, contents, facts, literals
 // Returns: missing LIST<STRING> (parents that are not recorded entities, or the import id when that import is not running; non-empty means nothing was written), misfits LIST<LIST> ([subject uri, key, [value indexes]] of literal values not stored natively)
 // Why no MERGE of a relationship: Neo4j 5.26 plans MERGE (a)-[r:$(type)]->(b), a dynamic type, as a scan of every relationship record per row when it plans it on a database with (almost) no relationships, and keeps that plan cached: the first import into a new database cost 6.5 times the next, 100 times on an emptied one (store.write_path says more). So each relationship is merged by hand, as MERGE would: its start node locked (a property set to itself: every writer of the relationship takes that lock first), then looked for from whichever of its two nodes has fewer relationships (as Expand(Into) does), with a one-hop variable-length match, which Neo4j can only plan as an expansion, its type checked in WHERE (a dynamic type on a variable-length relationship is accepted and ignored), and created when missing.
 OPTIONAL MATCH (journal:TgImport {workspace: $workspace, collection: $collection, id: $import_id})
@@ -8,7 +8,7 @@ CALL (journal) {
   SET journal.heartbeat = datetime(), journal.batches = journal.batches + 1
 }
 WITH CASE WHEN $import_id IS NOT NULL AND (journal IS NULL OR journal.state <> 'running') THEN [$import_id] ELSE [] END AS stopped
-UNWIND (CASE WHEN size($parents) = 0 THEN [null] ELSE $parents END) AS parent_uri
+UNWIND (CASE WHEN size($rows.parents) = 0 THEN [null] ELSE $rows.parents END) AS parent_uri
 OPTIONAL MATCH (parent:TgResource {workspace: $workspace, collection: $collection, uri: parent_uri})
 WITH stopped, collect(
   CASE WHEN parent_uri IS NOT NULL AND (parent IS NULL OR NOT (parent:TgExplain OR parent:TgSource))
@@ -18,7 +18,7 @@ WITH stopped + missing_parents AS missing
 OPTIONAL CALL (missing) {
   WITH missing WHERE size(missing) = 0
   CALL () {
-    UNWIND $prefixes AS px
+    UNWIND $rows.prefixes AS px
     MERGE (x:Tgneo:TgPrefix {workspace: $workspace, collection: $collection, prefix: px.prefix})
     ON CREATE SET x.namespace = px.namespace, x.tg_import = $import_id
     WITH x WHERE x.tg_import IS NOT NULL AND x.tg_import <> coalesce($import_id, '')
@@ -34,7 +34,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $resources AS r
+    UNWIND $rows.resources AS r
     MERGE (n:Tgneo:TgResource {workspace: $workspace, collection: $collection, uri: r.uri})
     ON CREATE SET n.kind = r.kind, n.graph = '', n.tg_import = $import_id
     WITH n WHERE n.tg_import IS NOT NULL AND n.tg_import <> coalesce($import_id, '')
@@ -50,7 +50,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $statements AS st
+    UNWIND $rows.statements AS st
     MERGE (n:Tgneo:TgStatement {workspace: $workspace, collection: $collection, id: st.id})
     ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted, n.tg_import = $import_id, n.tg_new = true
     WITH n, st
@@ -95,7 +95,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $parts AS part
+    UNWIND $rows.parts AS part
     MATCH (n:TgStatement {workspace: $workspace, collection: $collection, id: part.statement})
     MATCH (r:TgStatement {workspace: $workspace, collection: $collection, id: part.nested})
     CALL (n, r, part) {
@@ -108,7 +108,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $entities AS e
+    UNWIND $rows.entities AS e
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: e.uri})
     CALL (n, e) {
       WITH n, e WHERE $import_id IS NOT NULL AND coalesce(n.tg_import, '') <> $import_id
@@ -120,7 +120,7 @@ OPTIONAL CALL (missing) {
     SET n:$(e.labels), n += e.props, n.graph = e.graph
   }
   CALL () {
-    UNWIND $links AS l
+    UNWIND $rows.links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (b:TgResource {workspace: $workspace, collection: $collection, uri: l.to})
     CALL (a, b, l) {
@@ -134,7 +134,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $statement_links AS l
+    UNWIND $rows.statement_links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (s:TgStatement {workspace: $workspace, collection: $collection, id: l.statement})
     CALL (a, s, l) {
@@ -152,12 +152,12 @@ OPTIONAL CALL (missing) {
     SET r += l.props
   }
   CALL () {
-    UNWIND $contents AS ct
+    UNWIND $rows.contents AS ct
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: ct.uri})
     SET n:TgContent, n.text = ct.text, n.contentType = ct.contentType
   }
   CALL () {
-    UNWIND $facts AS f
+    UNWIND $rows.facts AS f
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: f.s})
     MATCH (b:TgResource {workspace: $workspace, collection: $collection, uri: f.o})
     CALL (a) {
@@ -177,7 +177,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $literals AS l
+    UNWIND $rows.literals AS l
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: l.s})
     CALL (n) {
       WITH n WHERE $import_id IS NOT NULL AND coalesce(n.tg_import, '') <> $import_id

@@ -1,8 +1,8 @@
 // Purpose: write one recorded explainability step (its entities, their links, the edges they quote and librarian texts) in a single statement; writes nothing when a parent step is missing. The light form of record_batch for what a recorder writes (store.write_path.write_batch picks it for a batch without import, prefixes, facts or literal values): the same rows and the same nodes, without the import journal's branches and the knowledge-graph phases, which cost every step a query several times this size (measured for issue 38). Rows arrive sorted by the node they lock, and the phases keep record_batch's order (resources, statements, then what points at them), so concurrent writers lock in one global order. Like record_batch without an import, it makes permanent any node an unfinished import created.
-// Params: $workspace, $collection, $parents, $resources, $entities, $links, $statements, $parts (only the parts that are quoted triples: a new statement links its resources itself), $statement_links, $contents
+// Params: $workspace, $collection, $rows (one map of the batch's row lists, so that Neo4j plans the statement once: a list parameter's size is part of its plan cache key, a map's is not): parents, resources, entities, links, statements, parts (only the parts that are quoted triples: a new statement links its resources itself), statement_links, contents
 // Returns: missing LIST<STRING> (parents that are not recorded entities; non-empty means nothing was written)
 // Why no MERGE of a relationship: Neo4j 5.26 plans MERGE (a)-[r:$(type)]->(b), a dynamic type, as a scan of every relationship record per row when it plans it on a database with (almost) no relationships, and keeps that plan cached: the first import into a new database cost 6.5 times the next, 100 times on an emptied one (store.write_path says more). So each relationship is merged by hand, as MERGE would: its start node locked (a property set to itself: every writer of the relationship takes that lock first), then looked for from whichever of its two nodes has fewer relationships (as Expand(Into) does), with a one-hop variable-length match, which Neo4j can only plan as an expansion, its type checked in WHERE (a dynamic type on a variable-length relationship is accepted and ignored), and created when missing.
-UNWIND (CASE WHEN size($parents) = 0 THEN [null] ELSE $parents END) AS parent_uri
+UNWIND (CASE WHEN size($rows.parents) = 0 THEN [null] ELSE $rows.parents END) AS parent_uri
 OPTIONAL MATCH (parent:TgResource {workspace: $workspace, collection: $collection, uri: parent_uri})
 WITH collect(
   CASE WHEN parent_uri IS NOT NULL AND (parent IS NULL OR NOT (parent:TgExplain OR parent:TgSource))
@@ -11,14 +11,14 @@ WITH collect(
 OPTIONAL CALL (missing) {
   WITH missing WHERE size(missing) = 0
   CALL () {
-    UNWIND $resources AS r
+    UNWIND $rows.resources AS r
     MERGE (n:Tgneo:TgResource {workspace: $workspace, collection: $collection, uri: r.uri})
     ON CREATE SET n.kind = r.kind, n.graph = ''
     WITH n WHERE n.tg_import IS NOT NULL
     REMOVE n.tg_import
   }
   CALL () {
-    UNWIND $statements AS st
+    UNWIND $rows.statements AS st
     MERGE (n:Tgneo:TgStatement {workspace: $workspace, collection: $collection, id: st.id})
     ON CREATE SET n += st.props, n.graph = '', n.asserted_in = st.asserted, n.tg_new = true
     WITH n, st
@@ -48,7 +48,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $parts AS part
+    UNWIND $rows.parts AS part
     MATCH (n:TgStatement {workspace: $workspace, collection: $collection, id: part.statement})
     MATCH (r:TgStatement {workspace: $workspace, collection: $collection, id: part.nested})
     CALL (n, r, part) {
@@ -61,12 +61,12 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $entities AS e
+    UNWIND $rows.entities AS e
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: e.uri})
     SET n:$(e.labels), n += e.props, n.graph = e.graph
   }
   CALL () {
-    UNWIND $links AS l
+    UNWIND $rows.links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (b:TgResource {workspace: $workspace, collection: $collection, uri: l.to})
     CALL (a, b, l) {
@@ -79,7 +79,7 @@ OPTIONAL CALL (missing) {
     }
   }
   CALL () {
-    UNWIND $statement_links AS l
+    UNWIND $rows.statement_links AS l
     MATCH (a:TgResource {workspace: $workspace, collection: $collection, uri: l.from})
     MATCH (s:TgStatement {workspace: $workspace, collection: $collection, id: l.statement})
     CALL (a, s, l) {
@@ -96,7 +96,7 @@ OPTIONAL CALL (missing) {
     SET r += l.props
   }
   CALL () {
-    UNWIND $contents AS ct
+    UNWIND $rows.contents AS ct
     MATCH (n:TgResource {workspace: $workspace, collection: $collection, uri: ct.uri})
     SET n:TgContent, n.text = ct.text, n.contentType = ct.contentType
   }
