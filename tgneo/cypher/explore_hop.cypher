@@ -1,7 +1,7 @@
 // Purpose: GraphRAG exploration, one hop: the knowledge-graph facts of the frontier entities — the typed relationships that carry a predicate's iri, in either direction (at most $per_entity per entity: those whose IRIs and evidence sentence mention most of the question's $words first), every literal property value but the name, and the reified edges asserted in the default graph that name the entity (labels and quoted-triple statements left out) — with the names of their terms and their evidence: the sentence (tg:sourceText on the CONTAINS relationship of a subgraph containing the fact, or on an older per-sentence subgraph) that mentions most of $words. Literal facts come without an id (the caller hashes their terms) and with their predicate IRI read back from the key (the collection's namespace table).
-// Params: $workspace, $collection, $frontier, $per_entity, $words, $reserved, $default_namespace, $label_predicate
+// Params: $workspace, $collection, $per_entity, $reserved, $default_namespace, $label_predicate, $asked (one map, so that Neo4j plans the query once whatever the lists' sizes (store.write_path.batch_params says why)): frontier, words
 // Returns: frontier STRING, kind STRING ('fact' | 'literal' | 'statement'), id STRING, s STRING, s_kind STRING, p STRING, o STRING, o_kind STRING, value ANY (a literal's stored value), tag STRING (a literal's tag), o_datatype STRING, o_lang STRING, s_name ANY, p_name ANY, o_name ANY, evidence STRING
-UNWIND $frontier AS uri
+UNWIND $asked.frontier AS uri
 MATCH (e:TgResource {workspace: $workspace, collection: $collection, uri: uri})
 CALL (e) {
   MATCH (e)-[r]-(:TgResource)
@@ -10,10 +10,10 @@ CALL (e) {
   WITH r, a, b, COLLECT {
     MATCH (:TgStatement {workspace: $workspace, collection: $collection, id: r.id})<-[c:CONTAINS]-(sg:TgSubgraph)
     WITH coalesce(c.sourceText, sg.sourceText) AS text WHERE text IS NOT NULL
-    RETURN text ORDER BY size([w IN $words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
+    RETURN text ORDER BY size([w IN $asked.words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
   }[0] AS evidence
   WITH r, a, b, evidence, toLower(a.uri + ' ' + r.iri + ' ' + b.uri + ' ' + coalesce(evidence, '')) AS terms
-  ORDER BY size([w IN $words WHERE terms CONTAINS w]) DESC, r.id
+  ORDER BY size([w IN $asked.words WHERE terms CONTAINS w]) DESC, r.id
   LIMIT $per_entity
   RETURN 'fact' AS kind, r.id AS id, a.uri AS s, a.kind AS s_kind, r.iri AS p, b.uri AS o, b.kind AS o_kind,
          null AS value, null AS tag, null AS o_datatype, null AS o_lang, a.name AS s_name, b.name AS o_name, evidence
@@ -26,7 +26,7 @@ CALL (e) {
     MATCH (e)<-[:SUBJECT]-(st:TgStatement)<-[c:CONTAINS]-(sg:TgSubgraph)
     WHERE st.key = k AND st.o_tag = tag AND valueType(st.o_value) = valueType(value) AND st.o_value = value
     WITH coalesce(c.sourceText, sg.sourceText) AS text WHERE text IS NOT NULL
-    RETURN text ORDER BY size([w IN $words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
+    RETURN text ORDER BY size([w IN $asked.words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
   }[0] AS evidence
   RETURN 'literal' AS kind, null AS id, e.uri AS s, e.kind AS s_kind,
          CASE WHEN k CONTAINS '__'
@@ -43,7 +43,7 @@ CALL (e) {
   WITH st, COLLECT {
     MATCH (st)<-[c:CONTAINS]-(sg:TgSubgraph)
     WITH coalesce(c.sourceText, sg.sourceText) AS text WHERE text IS NOT NULL
-    RETURN text ORDER BY size([w IN $words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
+    RETURN text ORDER BY size([w IN $asked.words WHERE toLower(text) CONTAINS w]) DESC, text LIMIT 1
   }[0] AS evidence
   RETURN 'statement' AS kind, st.id AS id, st.s AS s, st.s_kind AS s_kind, st.p AS p, st.o AS o, st.o_kind AS o_kind,
          null AS value, null AS tag, st.o_datatype AS o_datatype, st.o_lang AS o_lang,

@@ -1,7 +1,7 @@
 // Purpose: GraphRAG exploration, step 1: the knowledge-graph entities each concept names (nodes that take part in a fact beyond their name: a relation's name alone makes no entity), found by the full-text index on entity names (the $per_concept best by Lucene score) and by the vector index on their embeddings (the $per_concept best of at least $min_similarity, scored by their exact similarity: the index's own score is approximate, quantized per index segment, and would differ between two identical databases), kept to the workspace and collection, with each list's score, for reciprocal rank fusion in tgneo.store.kg.fuse_seeds. The indexes span every collection: $overfetch hits are read and this collection's kept; when fewer than $per_concept of them are the collection's, $widen times as many are read (still through the index: the cost follows the index, never the collection's size).
-// Params: $workspace, $collection, $concepts (LIST<MAP> text, query, vector), $per_concept, $overfetch, $name_index, $vector_index, $min_similarity, $widen, $reserved (property keys that hold structure, not facts)
+// Params: $workspace, $collection, $per_concept, $overfetch, $name_index, $vector_index, $min_similarity, $widen, $reserved (property keys that hold structure, not facts), $asked (one map, so that Neo4j plans the query once whatever the lists' sizes (store.write_path.batch_params says why)): concepts (LIST<MAP> text, query, vector)
 // Returns: concept STRING, uri STRING, name STRING, text_score FLOAT (null: the full-text list did not find it), vector_score FLOAT (null: the vector list did not)
-UNWIND $concepts AS c
+UNWIND $asked.concepts AS c
 CALL (c) {
   CALL db.index.fulltext.queryNodes($name_index, c.query, {limit: $overfetch}) YIELD node, score
   WITH node, score

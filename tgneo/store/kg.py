@@ -218,16 +218,16 @@ def seed_entities(
     """The entities the concepts name (full-text and, with ``vectors``, vector search), fused by :func:`fuse_seeds`."""
     if not concepts:
         return []
-    asked = [
+    rows = [
         {"text": c, "query": lucene_query(c), "vector": vectors[i] if vectors else None} for i, c in enumerate(concepts)
     ]
     records = store.read(
-        Q.seed_entities, workspace=workspace, collection=collection, concepts=asked, per_concept=per_concept,
+        Q.seed_entities, workspace=workspace, collection=collection, asked={"concepts": rows}, per_concept=per_concept,
         overfetch=max(100, per_concept * OVERFETCH), name_index=ENTITY_NAME_INDEX,
         vector_index=ENTITY_VECTOR_INDEX, min_similarity=MIN_SIMILARITY, widen=WIDEN, reserved=STRUCTURE_KEYS,
     )  # fmt: skip
-    rows = [SeedRow.of(r, "uri") for r in records]
-    return [replace(seed, name=display_name(row.name)) for row, seed in fuse_seeds(rows, per_concept, total)]
+    seeds = [SeedRow.of(r, "uri") for r in records]
+    return [replace(seed, name=display_name(row.name)) for row, seed in fuse_seeds(seeds, per_concept, total)]
 
 
 def display_name(name: object) -> str | None:
@@ -261,9 +261,9 @@ def explore(
         if not frontier or len(edges) >= max_edges:
             break
         records = store.read(
-            Q.explore_hop, workspace=workspace, collection=collection, frontier=frontier, per_entity=per_entity,
-            words=list(words), reserved=STRUCTURE_KEYS, default_namespace=DEFAULT_NAMESPACE,
-            label_predicate=str(RDFS.label),
+            Q.explore_hop, workspace=workspace, collection=collection, per_entity=per_entity,
+            asked={"frontier": frontier, "words": list(words)}, reserved=STRUCTURE_KEYS,
+            default_namespace=DEFAULT_NAMESPACE, label_predicate=str(RDFS.label),
         )  # fmt: skip
         by_entity: dict[str, list[tuple[int, Edge]]] = {}
         for r in records:
