@@ -128,6 +128,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 
 _LOCKS = pytest.StashKey[tuple[int, int]]()
+_PRIVATE_FIXTURES = ("apoc_neo4j", "plain_neo4j")
+"""The session's private servers: a test that uses one of them and not ``neo4j_server`` owns a database of its own."""
+
+
+def _private_only(item: pytest.Item) -> bool:
+    """Whether ``item`` reaches only a private server: one of :data:`_PRIVATE_FIXTURES` among its fixtures (their
+    whole closure, its module's too), ``neo4j_server`` not."""
+    names = getattr(item, "fixturenames", ())
+    return "neo4j_server" not in names and any(name in names for name in _PRIVATE_FIXTURES)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -136,7 +145,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     meets: a model-1 mark, an index or constraint in tgneo's way) runs with no other worker's test running; the
     others share. A readers-writer lock on two files of the controller's directory (``flock``), taken around a
     test's whole protocol, so its fixtures' setup and teardown are inside; the turnstile keeps the writer from
-    starving."""
+    starving. A test on a private server only (:data:`_PRIVATE_FIXTURES`, never the session's ``neo4j_server``) takes
+    neither lock: nothing a ``whole_database`` test changes reaches it, so it runs on meanwhile (the worker waited up
+    to a minute behind the other worker's private-server fixture before, then idled while the writer ran)."""
+    if item.get_closest_marker("whole_database") is None and _private_only(item):
+        return (yield)
     locks = item.config.stash.get(_LOCKS, None)
     if locks is None:
         directory = _shared_dir()
@@ -342,7 +355,7 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist (``-n 2``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
+    """Under pytest-xdist (``-n 3``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
     before any worker exists, and hands it to them through ``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD``
     (its Browser found from the running instance, as for a user's ``NEO4J_URI``): two workers starting or moving
     on one instance would race, and one stopping it at its end would pull it from under the other. The controller
