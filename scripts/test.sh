@@ -33,11 +33,11 @@ echo "== pytest (locked: constraints.txt)" >&2
 if [ $# -gt 0 ]; then
   exec pytest "$@"
 fi
-# three workers (pytest-xdist) on CI's two cores: a test mostly waits on Neo4j or on a subprocess, and the session's
-# biggest groups (the shared APOC server's modules) hold one worker for a third of the run, so a third worker keeps
-# both cores busy (the locked suite in /work/main: 18:18 on two workers, 17:18 on three); a module's tests and each
-# shared server's modules stay on one worker (tests/conftest.py); --durations: where a run's time went, in every CI log
-pytest -n 3 --dist loadgroup --durations=40
+# two workers (pytest-xdist): a test mostly waits on Neo4j or on a subprocess, so one alone leaves a core idle; three
+# keep the two cores busier but slow every test down more (a clean-clone run: the locked suite 22:04 on three against
+# 20:26 on two); a module's tests and each shared server's modules stay on one worker (tests/conftest.py);
+# --durations: where a run's time went, in every CI log
+pytest -n 2 --dist loadgroup --durations=40
 echo "== the newest releases' environment (made meanwhile)" >&2
 if ! wait "$newest"; then
   cat "$newest_log" >&2

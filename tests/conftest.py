@@ -355,7 +355,7 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist (``-n 3``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
+    """Under pytest-xdist (``-n 2``, what ``scripts/test.sh`` runs), the controller starts the session's Neo4j once,
     before any worker exists, and hands it to them through ``NEO4J_URI``/``NEO4J_USERNAME``/``NEO4J_PASSWORD``
     (its Browser found from the running instance, as for a user's ``NEO4J_URI``): two workers starting or moving
     on one instance would race, and one stopping it at its end would pull it from under the other. The controller
