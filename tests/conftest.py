@@ -128,15 +128,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 
 _LOCKS = pytest.StashKey[tuple[int, int]]()
-_PRIVATE_FIXTURES = ("apoc_neo4j", "plain_neo4j")
-"""The session's private servers: a test that uses one of them and not ``neo4j_server`` owns a database of its own."""
-
-
-def _private_only(item: pytest.Item) -> bool:
-    """Whether ``item`` reaches only a private server: one of :data:`_PRIVATE_FIXTURES` among its fixtures (their
-    whole closure, its module's too), ``neo4j_server`` not."""
-    names = getattr(item, "fixturenames", ())
-    return "neo4j_server" not in names and any(name in names for name in _PRIVATE_FIXTURES)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -145,11 +136,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     meets: a model-1 mark, an index or constraint in tgneo's way) runs with no other worker's test running; the
     others share. A readers-writer lock on two files of the controller's directory (``flock``), taken around a
     test's whole protocol, so its fixtures' setup and teardown are inside; the turnstile keeps the writer from
-    starving. A test on a private server only (:data:`_PRIVATE_FIXTURES`, never the session's ``neo4j_server``) takes
-    neither lock: nothing a ``whole_database`` test changes reaches it, so it runs on meanwhile (the worker waited up
-    to a minute behind the other worker's private-server fixture before, then idled while the writer ran)."""
-    if item.get_closest_marker("whole_database") is None and _private_only(item):
-        return (yield)
+    starving."""
     locks = item.config.stash.get(_LOCKS, None)
     if locks is None:
         directory = _shared_dir()
